@@ -1,0 +1,3 @@
+//! Text protocols for other programs: UCI in Fairy-Stockfish's dialect.
+
+pub mod uci;

@@ -1,0 +1,261 @@
+//! `qipan uci`: Fairy-Stockfish's UCI dialect, so tools that drive
+//! Fairy-Stockfish can drive qipan (variants, positions, perft, `d`).
+//!
+//! Input and output are plain `BufRead`/`Write`, so tests feed it bytes.
+//! Bad input never stops the engine: it answers `info string error: …`.
+
+use crate::rules::any::Variant;
+use crate::rules::game::Game;
+use crate::rules::Position;
+use std::io::{BufRead, Write};
+
+/// The engine's state between commands.
+pub struct UciSession {
+    variant: Variant,
+    game: Game,
+}
+
+impl Default for UciSession {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// What the caller should do after a command.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next command.
+    Continue,
+    /// `quit` was received.
+    Quit,
+}
+
+impl UciSession {
+    /// A session on xiangqi's start position (Fairy-Stockfish starts in chess; we have no chess).
+    pub fn new() -> UciSession {
+        let variant = Variant::Xiangqi;
+        UciSession {
+            variant,
+            game: Game::from_variant(variant),
+        }
+    }
+
+    /// The game as set by the last `position` command.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Handles one command line, writing replies to `out`.
+    pub fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
+        let line = line.trim();
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else {
+            return Ok(Flow::Continue);
+        };
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "uci" => {
+                writeln!(out, "id name qipan {}", env!("CARGO_PKG_VERSION"))?;
+                writeln!(out, "id author the qipan developers")?;
+                write!(
+                    out,
+                    "option name UCI_Variant type combo default {}",
+                    self.variant.protocol_name()
+                )?;
+                for variant in Variant::ALL {
+                    write!(out, " var {}", variant.protocol_name())?;
+                }
+                writeln!(out)?;
+                writeln!(out, "uciok")?;
+            }
+            "isready" => writeln!(out, "readyok")?,
+            "ucinewgame" => self.game = Game::from_variant(self.variant),
+            "setoption" => self.set_option(&rest, out)?,
+            "position" => self.set_position(&rest, out)?,
+            "go" => self.go(&rest, out)?,
+            "d" => self.display(out)?,
+            "quit" => return Ok(Flow::Quit),
+            "stop" | "ponderhit" | "debug" | "register" => {}
+            other => writeln!(out, "info string error: unknown command '{other}'")?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn set_option(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
+        // setoption name <id words> [value <words>]
+        let text = words.join(" ");
+        let Some(after_name) = text.strip_prefix("name ") else {
+            return writeln!(out, "info string error: setoption needs 'name'");
+        };
+        let (name, value) = match after_name.split_once(" value ") {
+            Some((name, value)) => (name.trim(), Some(value.trim())),
+            None => (after_name.trim(), None),
+        };
+        if name.eq_ignore_ascii_case("UCI_Variant") {
+            let Some(value) = value else {
+                return writeln!(out, "info string error: UCI_Variant needs a value");
+            };
+            match Variant::from_name(value) {
+                Some(variant) => {
+                    self.variant = variant;
+                    self.game = Game::from_variant(variant);
+                }
+                None => {
+                    writeln!(out, "info string error: unknown variant '{value}'")?;
+                }
+            }
+        } else if !["Hash", "Threads", "Ponder", "MultiPV", "Skill Level"]
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(name))
+        {
+            writeln!(out, "info string error: unknown option '{name}'")?;
+        }
+        Ok(())
+    }
+
+    fn set_position(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
+        let moves_at = words.iter().position(|w| *w == "moves");
+        let (setup, moves) = match moves_at {
+            Some(index) => (&words[..index], &words[index + 1..]),
+            None => (words, &[][..]),
+        };
+        let start = match setup.first().copied() {
+            Some("startpos") => self.variant.start(),
+            Some("fen") | Some("sfen") => {
+                let fen = setup[1..].join(" ");
+                match self.variant.position_from_fen(&fen) {
+                    Ok(position) => position,
+                    Err(error) => {
+                        return writeln!(out, "info string error: bad fen '{fen}': {error}");
+                    }
+                }
+            }
+            _ => {
+                return writeln!(
+                    out,
+                    "info string error: position needs 'startpos' or 'fen <fen>'"
+                );
+            }
+        };
+        let mut game = Game::new(start);
+        for text in moves {
+            let position = game.position();
+            let Some(mv) = position.parse_uci(text) else {
+                writeln!(
+                    out,
+                    "info string error: cannot read move '{text}'; position kept before it"
+                )?;
+                break;
+            };
+            if let Err(why) = game.play(mv) {
+                writeln!(
+                    out,
+                    "info string error: illegal move '{text}': {why}; position kept before it"
+                )?;
+                break;
+            }
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn go(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
+        match words {
+            ["perft", depth] => {
+                let Ok(depth) = depth.parse::<u32>() else {
+                    return writeln!(
+                        out,
+                        "info string error: perft depth '{depth}' is not a number"
+                    );
+                };
+                if depth > 12 {
+                    return writeln!(out, "info string error: perft depth {depth} is too deep");
+                }
+                let position = self.game.position();
+                let mut total = 0;
+                if depth == 0 {
+                    total = 1;
+                } else {
+                    for (mv, count) in position.divide(depth) {
+                        writeln!(out, "{mv}: {count}")?;
+                        total += count;
+                    }
+                }
+                writeln!(out)?;
+                writeln!(out, "Nodes searched: {total}")?;
+            }
+            _ => {
+                writeln!(
+                    out,
+                    "info string error: only 'go perft N' is supported in this version"
+                )?;
+            }
+        }
+        Ok(())
+    }
+
+    fn display(&self, out: &mut dyn Write) -> std::io::Result<()> {
+        let position = self.game.position();
+        writeln!(out)?;
+        let fen = position.fen();
+        let placement = fen.split([' ', '[']).next().unwrap_or("");
+        for row in placement.split('/') {
+            let mut line = String::from(" |");
+            let mut pending_plus = false;
+            for c in row.chars() {
+                if let Some(d) = c.to_digit(10) {
+                    for _ in 0..d {
+                        line.push_str(" . ");
+                    }
+                } else if c == '+' {
+                    pending_plus = true;
+                } else {
+                    if pending_plus {
+                        line.push('+');
+                        line.push(c);
+                        line.push(' ');
+                    } else {
+                        line.push(' ');
+                        line.push(c);
+                        line.push(' ');
+                    }
+                    pending_plus = false;
+                }
+            }
+            line.push('|');
+            writeln!(out, "{line}")?;
+        }
+        writeln!(out)?;
+        writeln!(out, "Fen: {fen}")?;
+        writeln!(out, "Variant: {}", self.variant.protocol_name())?;
+        writeln!(
+            out,
+            "Checkers: {}",
+            if position.in_check() { "yes" } else { "no" }
+        )?;
+        match self.game.outcome() {
+            None => writeln!(out, "Outcome: ongoing")?,
+            Some(outcome) => writeln!(out, "Outcome: {outcome}")?,
+        }
+        Ok(())
+    }
+}
+
+/// Runs the UCI loop until `quit` or the end of input.
+pub fn run(input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
+    let mut session = UciSession::new();
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        let flow = session.handle(&line, out)?;
+        out.flush()?;
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,391 @@
+//! Game-neutral access: one enum over every game, for the interface, the
+//! protocols and the records. The hot paths (search, perft) use the concrete
+//! position types instead.
+
+use super::janggi::{JanggiPosition, JanggiRules};
+use super::shogi::ShogiPosition;
+use super::xiangqi::XiangqiPosition;
+use super::{FenError, IllegalMove, Move, MoveList, Position, Side};
+
+/// The games (families of rule sets).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GameKind {
+    /// Chinese chess.
+    Xiangqi,
+    /// Japanese chess.
+    Shogi,
+    /// Korean chess (all four rule sets).
+    Janggi,
+}
+
+/// A rule set: the game and its rules. The id is what the config, the CLI and saved games use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Variant {
+    /// Xiangqi (`xiangqi`).
+    Xiangqi,
+    /// Shogi (`shogi`).
+    Shogi,
+    /// One of the janggi rule sets.
+    Janggi(JanggiRules),
+}
+
+impl Variant {
+    /// Every rule set, in menu order.
+    pub const ALL: [Variant; 6] = [
+        Variant::Xiangqi,
+        Variant::Shogi,
+        Variant::Janggi(JanggiRules::KJA),
+        Variant::Janggi(JanggiRules::TRADITIONAL),
+        Variant::Janggi(JanggiRules::MODERN),
+        Variant::Janggi(JanggiRules::CASUAL),
+    ];
+
+    /// The Fairy-Stockfish `UCI_Variant` name.
+    pub fn protocol_name(self) -> &'static str {
+        match self {
+            Variant::Xiangqi => "xiangqi",
+            Variant::Shogi => "shogi",
+            Variant::Janggi(rules) => rules.id,
+        }
+    }
+
+    /// qipan's own id (hyphenated): `janggi-traditional`, ….
+    pub fn id(self) -> &'static str {
+        match self.protocol_name() {
+            "janggitraditional" => "janggi-traditional",
+            "janggimodern" => "janggi-modern",
+            "janggicasual" => "janggi-casual",
+            other => other,
+        }
+    }
+
+    /// Reads a rule-set name: the Fairy-Stockfish name or qipan's hyphenated id, any case.
+    pub fn from_name(name: &str) -> Option<Variant> {
+        let wanted = name.trim().to_ascii_lowercase().replace(['-', '_'], "");
+        Variant::ALL
+            .into_iter()
+            .find(|v| v.protocol_name() == wanted)
+    }
+
+    /// The game this rule set belongs to.
+    pub fn kind(self) -> GameKind {
+        match self {
+            Variant::Xiangqi => GameKind::Xiangqi,
+            Variant::Shogi => GameKind::Shogi,
+            Variant::Janggi(_) => GameKind::Janggi,
+        }
+    }
+
+    /// The standard start position.
+    pub fn start(self) -> AnyPosition {
+        match self {
+            Variant::Xiangqi => AnyPosition::Xiangqi(XiangqiPosition::default()),
+            Variant::Shogi => AnyPosition::Shogi(ShogiPosition::start()),
+            Variant::Janggi(rules) => AnyPosition::Janggi(JanggiPosition::start(rules)),
+        }
+    }
+
+    /// Reads a position of this rule set (FSF FEN; for shogi also SFEN).
+    pub fn position_from_fen(self, fen: &str) -> Result<AnyPosition, FenError> {
+        Ok(match self {
+            Variant::Xiangqi => AnyPosition::Xiangqi(XiangqiPosition::from_fen(fen)?),
+            Variant::Shogi => AnyPosition::Shogi(ShogiPosition::from_any(fen)?),
+            Variant::Janggi(rules) => AnyPosition::Janggi(JanggiPosition::from_fen(fen, rules)?),
+        })
+    }
+}
+
+/// A position of any game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AnyPosition {
+    /// Xiangqi.
+    Xiangqi(XiangqiPosition),
+    /// Shogi.
+    Shogi(ShogiPosition),
+    /// Janggi (any rule set).
+    Janggi(JanggiPosition),
+}
+
+macro_rules! dispatch {
+    ($self:expr, $p:ident => $body:expr) => {
+        match $self {
+            AnyPosition::Xiangqi($p) => $body,
+            AnyPosition::Shogi($p) => $body,
+            AnyPosition::Janggi($p) => $body,
+        }
+    };
+}
+
+impl AnyPosition {
+    /// The rule set of this position.
+    pub fn variant(&self) -> Variant {
+        match self {
+            AnyPosition::Xiangqi(_) => Variant::Xiangqi,
+            AnyPosition::Shogi(_) => Variant::Shogi,
+            AnyPosition::Janggi(p) => Variant::Janggi(p.rules()),
+        }
+    }
+
+    /// Reads a move in Fairy-Stockfish's UCI form for this game (not yet checked for legality).
+    pub fn parse_uci(&self, text: &str) -> Option<Move> {
+        match self {
+            AnyPosition::Xiangqi(p) => p.parse_uci(text),
+            AnyPosition::Shogi(p) => p.parse_uci(text),
+            AnyPosition::Janggi(p) => p.parse_uci(text),
+        }
+    }
+
+    /// Checks a move against the history-free rules and says why it is illegal.
+    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
+        dispatch!(self, p => p.check_move(mv))
+    }
+
+    /// True when the move takes a piece.
+    pub fn is_capture(&self, mv: Move) -> bool {
+        dispatch!(self, p => p.is_capture(mv))
+    }
+
+    /// Perft split by root move.
+    pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
+        dispatch!(self, p => super::perft::divide(p, depth))
+    }
+}
+
+impl Position for AnyPosition {
+    fn side_to_move(&self) -> Side {
+        dispatch!(self, p => p.side_to_move())
+    }
+    fn legal_moves(&self, moves: &mut MoveList) {
+        dispatch!(self, p => p.legal_moves(moves))
+    }
+    fn play_unchecked(&mut self, mv: Move) {
+        dispatch!(self, p => p.play_unchecked(mv))
+    }
+    fn in_check(&self) -> bool {
+        dispatch!(self, p => p.in_check())
+    }
+    fn hash(&self) -> u64 {
+        dispatch!(self, p => p.hash())
+    }
+    fn halfmove_clock(&self) -> u32 {
+        dispatch!(self, p => p.halfmove_clock())
+    }
+    fn fen(&self) -> String {
+        dispatch!(self, p => p.fen())
+    }
+    fn move_to_uci(&self, mv: Move) -> String {
+        dispatch!(self, p => p.move_to_uci(mv))
+    }
+    fn perft(&self, depth: u32) -> u64 {
+        dispatch!(self, p => p.perft(depth))
+    }
+}
+
+/// A game-neutral piece kind, for display and notation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum PieceKind {
+    /// Xiangqi/janggi general (帥/將, 楚/漢).
+    General,
+    /// Advisor (仕/士).
+    Advisor,
+    /// Elephant (相/象).
+    Elephant,
+    /// Horse (傌/馬).
+    Horse,
+    /// Chariot (俥/車).
+    Chariot,
+    /// Cannon (炮/砲, 包).
+    Cannon,
+    /// Soldier (兵/卒).
+    Soldier,
+    /// Shogi king (玉/王).
+    King,
+    /// Rook (飛).
+    Rook,
+    /// Bishop (角).
+    Bishop,
+    /// Gold (金).
+    Gold,
+    /// Silver (銀).
+    Silver,
+    /// Knight (桂).
+    Knight,
+    /// Lance (香).
+    Lance,
+    /// Pawn (歩).
+    Pawn,
+    /// Promoted pawn (と).
+    Tokin,
+    /// Promoted lance (杏).
+    PromotedLance,
+    /// Promoted knight (圭).
+    PromotedKnight,
+    /// Promoted silver (全).
+    PromotedSilver,
+    /// Promoted bishop (馬).
+    PromotedBishop,
+    /// Promoted rook (龍).
+    Dragon,
+}
+
+impl PieceKind {
+    /// True for a promoted shogi piece.
+    pub fn is_promoted(self) -> bool {
+        matches!(
+            self,
+            PieceKind::Tokin
+                | PieceKind::PromotedLance
+                | PieceKind::PromotedKnight
+                | PieceKind::PromotedSilver
+                | PieceKind::PromotedBishop
+                | PieceKind::Dragon
+        )
+    }
+}
+
+/// A piece on the board or in hand: whose and what.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Piece {
+    /// The owner.
+    pub side: Side,
+    /// The kind.
+    pub kind: PieceKind,
+}
+
+fn xiangqi_family_kind(code: u8) -> PieceKind {
+    use super::xiangqi::kind;
+    match super::xiangqi::kind_of(code) {
+        kind::KING => PieceKind::General,
+        kind::ADVISOR => PieceKind::Advisor,
+        kind::ELEPHANT => PieceKind::Elephant,
+        kind::HORSE => PieceKind::Horse,
+        kind::CHARIOT => PieceKind::Chariot,
+        kind::CANNON => PieceKind::Cannon,
+        _ => PieceKind::Soldier,
+    }
+}
+
+fn shogi_kind(kind_number: u8) -> PieceKind {
+    use super::shogi::kind;
+    match kind_number {
+        kind::PAWN => PieceKind::Pawn,
+        kind::LANCE => PieceKind::Lance,
+        kind::KNIGHT => PieceKind::Knight,
+        kind::SILVER => PieceKind::Silver,
+        kind::GOLD => PieceKind::Gold,
+        kind::BISHOP => PieceKind::Bishop,
+        kind::ROOK => PieceKind::Rook,
+        kind::KING => PieceKind::King,
+        kind::PROMOTED_PAWN => PieceKind::Tokin,
+        kind::PROMOTED_LANCE => PieceKind::PromotedLance,
+        kind::PROMOTED_KNIGHT => PieceKind::PromotedKnight,
+        kind::PROMOTED_SILVER => PieceKind::PromotedSilver,
+        kind::HORSE => PieceKind::PromotedBishop,
+        _ => PieceKind::Dragon,
+    }
+}
+
+/// The shogi hand kind number of a droppable piece kind.
+pub fn shogi_hand_kind(kind: PieceKind) -> Option<u8> {
+    use super::shogi::kind;
+    Some(match kind {
+        PieceKind::Pawn => kind::PAWN,
+        PieceKind::Lance => kind::LANCE,
+        PieceKind::Knight => kind::KNIGHT,
+        PieceKind::Silver => kind::SILVER,
+        PieceKind::Gold => kind::GOLD,
+        PieceKind::Bishop => kind::BISHOP,
+        PieceKind::Rook => kind::ROOK,
+        _ => return None,
+    })
+}
+
+impl AnyPosition {
+    /// The game this position belongs to.
+    pub fn game(&self) -> GameKind {
+        self.variant().kind()
+    }
+
+    /// Ranks on the board: 10 for xiangqi and janggi, 9 for shogi.
+    pub fn ranks(&self) -> u8 {
+        match self {
+            AnyPosition::Shogi(_) => 9,
+            _ => 10,
+        }
+    }
+
+    /// The piece on a square, if any.
+    pub fn piece_on(&self, square: u8) -> Option<Piece> {
+        if square >= self.ranks() * 9 {
+            return None;
+        }
+        match self {
+            AnyPosition::Xiangqi(p) => {
+                Some(p.piece_at(square)).filter(|&c| c != 0).map(|c| Piece {
+                    side: super::xiangqi::owner(c),
+                    kind: xiangqi_family_kind(c),
+                })
+            }
+            AnyPosition::Janggi(p) => Some(p.piece_at(square)).filter(|&c| c != 0).map(|c| Piece {
+                side: super::xiangqi::owner(c),
+                kind: xiangqi_family_kind(c),
+            }),
+            AnyPosition::Shogi(p) => Some(p.piece_at(square)).filter(|&c| c != 0).map(|c| Piece {
+                side: super::shogi::owner(c),
+                kind: shogi_kind(super::shogi::kind_of(c)),
+            }),
+        }
+    }
+
+    /// The pieces in a side's hand with their counts, rook first (shogi; empty elsewhere).
+    pub fn hand(&self, side: Side) -> Vec<(PieceKind, u8)> {
+        match self {
+            AnyPosition::Shogi(p) => super::shogi::HAND_KINDS
+                .iter()
+                .filter_map(|&k| {
+                    let count = p.hand_count(side, k);
+                    (count > 0).then(|| (shogi_kind(k), count))
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The square of the side to move's king when it is in check (for highlighting).
+    pub fn checked_king(&self) -> Option<u8> {
+        if !self.in_check() {
+            return None;
+        }
+        let side = self.side_to_move();
+        Some(match self {
+            AnyPosition::Xiangqi(p) => p.king_square(side),
+            AnyPosition::Janggi(p) => p.king_square(side),
+            AnyPosition::Shogi(p) => p.king_square(side),
+        })
+    }
+
+    /// The legal moves (history-free) that start on `from` (a pass has `to == from`).
+    pub fn moves_from(&self, from: u8) -> Vec<Move> {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves
+            .iter()
+            .copied()
+            .filter(|m| !m.is_drop() && m.from == from)
+            .collect()
+    }
+
+    /// The legal drops of a piece kind from the side to move's hand.
+    pub fn drops_of(&self, kind: PieceKind) -> Vec<Move> {
+        let Some(hand_kind) = shogi_hand_kind(kind) else {
+            return Vec::new();
+        };
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves
+            .iter()
+            .copied()
+            .filter(|m| m.is_drop() && m.from == hand_kind)
+            .collect()
+    }
+}

@@ -1,0 +1,311 @@
+//! A game in progress: the start position, the moves, and every rule that
+//! needs history — repetition, perpetual check, move limits, passes — plus
+//! results that are not on the board (resignation, time, agreement).
+
+use super::any::{AnyPosition, Variant};
+use super::janggi::{JanggiPosition, JanggiRepetition};
+use super::{EndReason, IllegalMove, Move, MoveList, Outcome, Position, Scores, Side};
+
+/// Plies without a capture that draw a xiangqi game (60 moves each).
+pub const XIANGQI_MOVE_LIMIT: u32 = 120;
+
+/// A game: start position, moves played, and the result once there is one.
+#[derive(Clone, Debug)]
+pub struct Game {
+    /// `positions[i]` is the position after `i` moves; `positions[0]` is the start.
+    positions: Vec<AnyPosition>,
+    /// The moves played.
+    moves: Vec<Move>,
+    /// `in_check[i]`: the side to move in `positions[i]` is in check.
+    in_check: Vec<bool>,
+    /// A result decided off the board (resignation, time, agreement, impasse claim).
+    declared: Option<Outcome>,
+}
+
+impl Game {
+    /// A new game from a start position.
+    pub fn new(start: AnyPosition) -> Game {
+        let check = start.in_check();
+        Game {
+            positions: vec![start],
+            moves: Vec::new(),
+            in_check: vec![check],
+            declared: None,
+        }
+    }
+
+    /// A new game from the variant's standard start.
+    pub fn from_variant(variant: Variant) -> Game {
+        Game::new(variant.start())
+    }
+
+    /// The rule set.
+    pub fn variant(&self) -> Variant {
+        self.positions[0].variant()
+    }
+
+    /// The position now.
+    pub fn position(&self) -> &AnyPosition {
+        self.positions.last().expect("a game always has a position")
+    }
+
+    /// The start position.
+    pub fn start(&self) -> &AnyPosition {
+        &self.positions[0]
+    }
+
+    /// The moves played so far.
+    pub fn moves(&self) -> &[Move] {
+        &self.moves
+    }
+
+    /// Every position, from the start to now.
+    pub fn positions(&self) -> &[AnyPosition] {
+        &self.positions
+    }
+
+    /// The legal moves now, with the history-aware rules applied (empty once the game is over).
+    pub fn legal_moves(&self) -> MoveList {
+        let mut moves = MoveList::new();
+        if self.outcome().is_some() {
+            return moves;
+        }
+        self.position().legal_moves(&mut moves);
+        self.filter_history_rules(&mut moves);
+        moves
+    }
+
+    /// Removes moves forbidden by history (janggi repetition rules).
+    fn filter_history_rules(&self, moves: &mut MoveList) {
+        let AnyPosition::Janggi(position) = self.position() else {
+            return;
+        };
+        let rule = position.rules().repetition;
+        moves.retain(|mv| self.janggi_repetition_allows(position, mv, rule));
+    }
+
+    fn janggi_repetition_allows(
+        &self,
+        position: &JanggiPosition,
+        mv: Move,
+        rule: JanggiRepetition,
+    ) -> bool {
+        let mut after = position.clone();
+        after.play_unchecked(mv);
+        let hash = after.hash();
+        // Earlier occurrences of the position the move would create (same side to move).
+        let Some(previous) = self
+            .positions
+            .iter()
+            .rposition(|p| p.hash() == hash && p.side_to_move() == after.side_to_move())
+        else {
+            return true;
+        };
+        match rule {
+            JanggiRepetition::MoveRepetitionIllegal => false,
+            JanggiRepetition::PerpetualCheckIllegal => {
+                // Illegal when the mover gave check with every move since `previous`,
+                // this move included.
+                if !after.in_check() {
+                    return true;
+                }
+                let mover = position.side_to_move();
+                !self.side_checked_throughout(previous, mover)
+            }
+        }
+    }
+
+    /// True when every move of `side` played after `positions[from]` gave check.
+    fn side_checked_throughout(&self, from: usize, side: Side) -> bool {
+        (from..self.moves.len()).all(|index| {
+            // Move `index` leads from positions[index] to positions[index + 1].
+            self.positions[index].side_to_move() != side || self.in_check[index + 1]
+        })
+    }
+
+    /// Plays a move after checking it; says why when it is illegal.
+    pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
+        if self.outcome().is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        self.position().check_move(mv)?;
+        if !self.legal_moves().contains(mv) {
+            return Err(IllegalMove::ForbiddenRepetition);
+        }
+        self.push_unchecked(mv);
+        Ok(())
+    }
+
+    /// Plays a move known to be legal.
+    pub fn push_unchecked(&mut self, mv: Move) {
+        let mut next = self.position().clone();
+        next.play_unchecked(mv);
+        self.in_check.push(next.in_check());
+        self.positions.push(next);
+        self.moves.push(mv);
+    }
+
+    /// Takes back the last move; returns it, or `None` at the start.
+    pub fn undo(&mut self) -> Option<Move> {
+        let mv = self.moves.pop()?;
+        self.positions.pop();
+        self.in_check.pop();
+        self.declared = None;
+        Some(mv)
+    }
+
+    /// Ends the game with a result decided off the board.
+    pub fn declare(&mut self, outcome: Outcome) {
+        self.declared = Some(outcome);
+    }
+
+    /// The side to move resigns.
+    pub fn resign(&mut self) {
+        let loser = self.position().side_to_move();
+        self.declare(Outcome::win(loser.opponent(), EndReason::Resignation));
+    }
+
+    /// How many times the current position has occurred (1 = first time).
+    pub fn occurrences(&self) -> usize {
+        let now = self.position();
+        let hash = now.hash();
+        let side = now.side_to_move();
+        self.positions
+            .iter()
+            .filter(|p| p.hash() == hash && p.side_to_move() == side)
+            .count()
+    }
+
+    /// Judges a repetition cycle: the index of the first occurrence of the current position
+    /// starts the cycle. Returns the side that checked on every move of the cycle, if exactly one did.
+    fn perpetual_checker(&self) -> Option<Side> {
+        let now = self.position();
+        let hash = now.hash();
+        let side = now.side_to_move();
+        let first = self
+            .positions
+            .iter()
+            .position(|p| p.hash() == hash && p.side_to_move() == side)?;
+        let first_checks = self.side_checked_throughout(first, Side::First);
+        let second_checks = self.side_checked_throughout(first, Side::Second);
+        match (first_checks, second_checks) {
+            (true, false) => Some(Side::First),
+            (false, true) => Some(Side::Second),
+            _ => None,
+        }
+    }
+
+    /// The result, or `None` while the game goes on.
+    pub fn outcome(&self) -> Option<Outcome> {
+        if let Some(outcome) = self.declared {
+            return Some(outcome);
+        }
+        let position = self.position();
+        match position {
+            AnyPosition::Xiangqi(p) => self.xiangqi_outcome(p),
+            AnyPosition::Janggi(p) => self.janggi_outcome(p),
+            AnyPosition::Shogi(p) => self.shogi_outcome(p),
+        }
+    }
+
+    fn no_moves_outcome<P: Position>(&self, position: &P) -> Option<Outcome> {
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        if !moves.is_empty() {
+            return None;
+        }
+        let loser = position.side_to_move();
+        let reason = if position.in_check() {
+            EndReason::Checkmate
+        } else {
+            EndReason::Stalemate
+        };
+        Some(Outcome::win(loser.opponent(), reason))
+    }
+
+    fn xiangqi_outcome(&self, position: &super::xiangqi::XiangqiPosition) -> Option<Outcome> {
+        if let Some(outcome) = self.no_moves_outcome(position) {
+            return Some(outcome);
+        }
+        if self.occurrences() >= 3 {
+            return Some(match self.perpetual_checker() {
+                Some(checker) => Outcome::win(checker.opponent(), EndReason::PerpetualCheck),
+                None => Outcome::draw(EndReason::Repetition),
+            });
+        }
+        if position.halfmove_clock() >= XIANGQI_MOVE_LIMIT {
+            return Some(Outcome::draw(EndReason::MoveLimit));
+        }
+        if position.insufficient_material() {
+            return Some(Outcome::draw(EndReason::InsufficientMaterial));
+        }
+        None
+    }
+
+    fn janggi_scored(position: &JanggiPosition, reason: EndReason) -> Outcome {
+        let rules = position.rules();
+        let scores: Scores = position.scores();
+        if rules.scoring {
+            let winner = if scores.first > scores.second {
+                Side::First
+            } else {
+                Side::Second
+            };
+            Outcome::Win {
+                winner,
+                reason,
+                scores: Some(scores),
+            }
+        } else {
+            Outcome::draw(reason)
+        }
+    }
+
+    fn janggi_outcome(&self, position: &JanggiPosition) -> Option<Outcome> {
+        if let Some(reason) = position.ended_by() {
+            return Some(Self::janggi_scored(position, reason));
+        }
+        // In janggi a pass is always possible unless in check: no legal move means checkmate.
+        let moves = {
+            let mut moves = MoveList::new();
+            position.legal_moves(&mut moves);
+            self.filter_history_rules(&mut moves);
+            moves
+        };
+        if moves.is_empty() {
+            let loser = position.side_to_move();
+            let reason = if position.in_check() {
+                EndReason::Checkmate
+            } else {
+                EndReason::Stalemate
+            };
+            return Some(Outcome::win(loser.opponent(), reason));
+        }
+        let limit = match position.rules().repetition {
+            JanggiRepetition::PerpetualCheckIllegal => 3,
+            JanggiRepetition::MoveRepetitionIllegal => 4,
+        };
+        if self.occurrences() >= limit {
+            return Some(Self::janggi_scored(position, EndReason::Repetition));
+        }
+        let move_limit = position.rules().move_limit;
+        if move_limit > 0 && position.halfmove_clock() >= move_limit {
+            return Some(Self::janggi_scored(position, EndReason::MoveLimit));
+        }
+        None
+    }
+
+    fn shogi_outcome(&self, position: &super::shogi::ShogiPosition) -> Option<Outcome> {
+        if let Some(outcome) = self.no_moves_outcome(position) {
+            // Shogi: having no legal move loses, whether in check or not.
+            return Some(outcome);
+        }
+        if self.occurrences() >= 4 {
+            return Some(match self.perpetual_checker() {
+                Some(checker) => Outcome::win(checker.opponent(), EndReason::PerpetualCheck),
+                None => Outcome::draw(EndReason::Repetition),
+            });
+        }
+        None
+    }
+}

@@ -1,0 +1,982 @@
+//! Janggi (Korean chess): board, move generation, check, bikjang and scoring.
+//!
+//! Four rule sets match Fairy-Stockfish's janggi variants; they differ only in
+//! the small [`JanggiRules`] record. History-aware rules (repetition, double
+//! pass) live in [`super::game`].
+
+use super::fen::{parse_placement, write_placement};
+use super::geometry::{
+    file_of, offset, parse_square_prefix, rank_of, square_at, square_name, SquareRun, SquareSet,
+    DIAGONAL, ORTHOGONAL, TABLES_9X10,
+};
+use super::xiangqi::{
+    kind, kind_of, owner, piece, piece_from_letter, piece_letter, split_fen_9x10,
+};
+use super::zobrist;
+use super::{EndReason, FenError, IllegalMove, Move, MoveList, Position, Scores, Side};
+use std::sync::LazyLock;
+
+/// What happens when the generals face each other on an open file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BikjangRule {
+    /// Facing is just a position (`janggi-modern`, `janggi-casual`).
+    None,
+    /// The side to move must break the facing or pass; passing accepts it and the game ends.
+    Ends,
+}
+
+/// How repetition is judged (applied by [`super::game::Game`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum JanggiRepetition {
+    /// A move repeating a position by perpetual check is illegal; a threefold repetition ends the game.
+    PerpetualCheckIllegal,
+    /// A move that repeats an earlier position is illegal (Kakao style); a fourfold repetition ends the game.
+    MoveRepetitionIllegal,
+}
+
+/// A janggi rule set: the handful of switches that separate the four variants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct JanggiRules {
+    /// Protocol name of the rule set (`janggi`, `janggitraditional`, …).
+    pub id: &'static str,
+    /// What facing generals mean.
+    pub bikjang: BikjangRule,
+    /// True when drawn endings (bikjang, repetition, move limit) are decided by KJA points.
+    pub scoring: bool,
+    /// How repetition is judged.
+    pub repetition: JanggiRepetition,
+    /// Plies without a capture after which the game ends (0 = never).
+    pub move_limit: u32,
+}
+
+impl JanggiRules {
+    /// Korean Janggi Association rules (Fairy-Stockfish `janggi`).
+    pub const KJA: JanggiRules = JanggiRules {
+        id: "janggi",
+        bikjang: BikjangRule::Ends,
+        scoring: true,
+        repetition: JanggiRepetition::PerpetualCheckIllegal,
+        move_limit: 100,
+    };
+    /// Traditional rules: bikjang and repetition are plain draws (`janggitraditional`).
+    pub const TRADITIONAL: JanggiRules = JanggiRules {
+        id: "janggitraditional",
+        bikjang: BikjangRule::Ends,
+        scoring: false,
+        repetition: JanggiRepetition::PerpetualCheckIllegal,
+        move_limit: 100,
+    };
+    /// Kakao-compatible rules (`janggimodern`).
+    pub const MODERN: JanggiRules = JanggiRules {
+        id: "janggimodern",
+        bikjang: BikjangRule::None,
+        scoring: true,
+        repetition: JanggiRepetition::MoveRepetitionIllegal,
+        move_limit: 200,
+    };
+    /// Casual rules (`janggicasual`).
+    pub const CASUAL: JanggiRules = JanggiRules {
+        id: "janggicasual",
+        bikjang: BikjangRule::None,
+        scoring: false,
+        repetition: JanggiRepetition::PerpetualCheckIllegal,
+        move_limit: 100,
+    };
+}
+
+/// KJA piece values in half points (chariot 13, cannon 7, horse 5, elephant 3, advisor 3, soldier 2).
+pub const fn value_in_half_points(piece_kind: u8) -> i32 {
+    match piece_kind {
+        kind::CHARIOT => 26,
+        kind::CANNON => 14,
+        kind::HORSE => 10,
+        kind::ELEPHANT => 6,
+        kind::ADVISOR => 6,
+        kind::SOLDIER => 4,
+        _ => 0,
+    }
+}
+
+/// The four horse/elephant setups, named as on the board from Cho's side (files b, c, g, h).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Setup {
+    /// 마상상마: horses outside, elephants inside (inner elephants).
+    HorseElephantElephantHorse,
+    /// 상마마상: elephants outside (outer elephants).
+    ElephantHorseHorseElephant,
+    /// 마상마상.
+    HorseElephantHorseElephant,
+    /// 상마상마.
+    ElephantHorseElephantHorse,
+}
+
+impl Setup {
+    /// All four setups.
+    pub const ALL: [Setup; 4] = [
+        Setup::HorseElephantElephantHorse,
+        Setup::ElephantHorseHorseElephant,
+        Setup::HorseElephantHorseElephant,
+        Setup::ElephantHorseElephantHorse,
+    ];
+
+    /// The Korean name as written in records (`마상상마`).
+    pub const fn korean(self) -> &'static str {
+        match self {
+            Setup::HorseElephantElephantHorse => "마상상마",
+            Setup::ElephantHorseHorseElephant => "상마마상",
+            Setup::HorseElephantHorseElephant => "마상마상",
+            Setup::ElephantHorseElephantHorse => "상마상마",
+        }
+    }
+
+    /// The back rank for Cho in FEN letters, files a to i.
+    pub const fn back_rank(self) -> &'static str {
+        match self {
+            Setup::HorseElephantElephantHorse => "RNBA1ABNR",
+            Setup::ElephantHorseHorseElephant => "RBNA1ANBR",
+            Setup::HorseElephantHorseElephant => "RNBA1ANBR",
+            Setup::ElephantHorseElephantHorse => "RBNA1ABNR",
+        }
+    }
+
+    /// Reads a Korean setup name (`마상상마`) or its board letters.
+    pub fn parse(text: &str) -> Option<Setup> {
+        Setup::ALL
+            .into_iter()
+            .find(|s| s.korean() == text || s.back_rank().eq_ignore_ascii_case(text))
+    }
+}
+
+/// The start FEN for the two chosen setups.
+pub fn start_fen(cho: Setup, han: Setup) -> String {
+    format!(
+        "{}/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/{} w - - 0 1",
+        han.back_rank().to_ascii_lowercase(),
+        cho.back_rank()
+    )
+}
+
+/// Fairy-Stockfish's default janggi start (마상상마 for both sides).
+pub const START_FEN: &str =
+    "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+
+struct JanggiTables {
+    palace: [SquareSet; 2],
+    /// One-step moves of general and advisors along the palace lines.
+    palace_steps: Vec<Vec<u8>>,
+    /// Palace-diagonal rays (chariot and cannon) from each diagonal point.
+    diagonal_rays: Vec<Vec<SquareRun>>,
+    /// Elephant jumps: target, first block (orthogonal), second block (diagonal).
+    elephant_jumps: Vec<Vec<super::geometry::BlockableJump>>,
+    /// Elephant attackers: for each target, (elephant square, blocks).
+    elephant_attackers: Vec<Vec<super::geometry::BlockableJump>>,
+    /// Soldier steps per side.
+    soldier_steps: [Vec<Vec<u8>>; 2],
+    /// For each square and attacking side, the squares from which a soldier attacks it.
+    soldier_attackers: [Vec<Vec<u8>>; 2],
+    /// Squares where a move can change whether a king on this square is attacked.
+    sensitive: Vec<SquareSet>,
+    /// One step along the palace diagonals from each square.
+    diagonal_neighbours: Vec<Vec<u8>>,
+}
+
+/// The palace diagonal points and their links: (corner, centre) pairs.
+fn diagonal_links() -> Vec<(u8, u8)> {
+    let mut links = Vec::new();
+    for (centre_rank, _) in [(1u8, Side::First), (8u8, Side::Second)] {
+        let centre = square_at(4, centre_rank);
+        for (file, rank) in [
+            (3, centre_rank - 1),
+            (5, centre_rank - 1),
+            (3, centre_rank + 1),
+            (5, centre_rank + 1),
+        ] {
+            links.push((square_at(file, rank), centre));
+        }
+    }
+    links
+}
+
+static TABLES: LazyLock<JanggiTables> = LazyLock::new(|| {
+    use super::geometry::BlockableJump;
+    let palace = [
+        super::xiangqi::palace(Side::First),
+        super::xiangqi::palace(Side::Second),
+    ];
+    let links = diagonal_links();
+    let diagonal_neighbours = |square: u8| -> Vec<u8> {
+        links
+            .iter()
+            .filter_map(|&(corner, centre)| {
+                if corner == square {
+                    Some(centre)
+                } else if centre == square {
+                    Some(corner)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    };
+    let mut palace_steps = vec![Vec::new(); 90];
+    let mut diagonal_rays = vec![Vec::new(); 90];
+    let mut elephant_jumps = vec![Vec::new(); 90];
+    let mut elephant_attackers = vec![Vec::new(); 90];
+    let mut soldier_steps = [vec![Vec::new(); 90], vec![Vec::new(); 90]];
+    let mut soldier_attackers = [vec![Vec::new(); 90], vec![Vec::new(); 90]];
+    let mut sensitive = vec![SquareSet::EMPTY; 90];
+    let mut diagonal_neighbour_table = vec![Vec::new(); 90];
+    for square in 0..90u8 {
+        diagonal_neighbour_table[square as usize] = diagonal_neighbours(square);
+        if let Some(p) = palace.iter().find(|p| p.contains(square)) {
+            for step in ORTHOGONAL {
+                if let Some(to) = offset(square, step, 10).filter(|&t| p.contains(t)) {
+                    palace_steps[square as usize].push(to);
+                }
+            }
+            for neighbour in diagonal_neighbours(square) {
+                palace_steps[square as usize].push(neighbour);
+                // A ray continues through the centre to the opposite corner.
+                let mut run = SquareRun::default();
+                run.squares[0] = neighbour;
+                run.len = 1;
+                let is_corner = links.iter().any(|&(corner, _)| corner == square);
+                if is_corner {
+                    let opposite = 2 * neighbour as i16 - square as i16;
+                    run.squares[1] = opposite as u8;
+                    run.len = 2;
+                }
+                diagonal_rays[square as usize].push(run);
+            }
+        }
+        for orthogonal in ORTHOGONAL {
+            let Some(first) = offset(square, orthogonal, 10) else {
+                continue;
+            };
+            for diagonal in DIAGONAL {
+                if (orthogonal.0 != 0 && diagonal.0 != orthogonal.0)
+                    || (orthogonal.1 != 0 && diagonal.1 != orthogonal.1)
+                {
+                    continue;
+                }
+                let Some(second) = offset(first, diagonal, 10) else {
+                    continue;
+                };
+                let Some(target) = offset(second, diagonal, 10) else {
+                    continue;
+                };
+                elephant_jumps[square as usize].push(BlockableJump {
+                    target,
+                    block: first,
+                    block2: second,
+                });
+                elephant_attackers[target as usize].push(BlockableJump {
+                    target: square,
+                    block: first,
+                    block2: second,
+                });
+            }
+        }
+        for side in [Side::First, Side::Second] {
+            let forward: i8 = if side == Side::First { 1 } else { -1 };
+            let mut steps = Vec::new();
+            for step in [(0, forward), (-1, 0), (1, 0)] {
+                if let Some(to) = offset(square, step, 10) {
+                    steps.push(to);
+                }
+            }
+            // Forward along the enemy palace's diagonals.
+            let enemy_palace = palace[side.opponent().index()];
+            if enemy_palace.contains(square) {
+                for neighbour in diagonal_neighbours(square) {
+                    let ahead = if side == Side::First {
+                        rank_of(neighbour) > rank_of(square)
+                    } else {
+                        rank_of(neighbour) < rank_of(square)
+                    };
+                    if ahead {
+                        steps.push(neighbour);
+                    }
+                }
+            }
+            for &to in &steps {
+                soldier_attackers[side.index()][to as usize].push(square);
+            }
+            soldier_steps[side.index()][square as usize] = steps;
+        }
+        let mut set = SquareSet::EMPTY;
+        for other in 0..90u8 {
+            if file_of(other) == file_of(square) || rank_of(other) == rank_of(square) {
+                set.insert(other);
+            }
+        }
+        for p in &palace {
+            if p.contains(square) {
+                set.0 |= p.0;
+            }
+        }
+        for step in DIAGONAL {
+            if let Some(near) = offset(square, step, 10) {
+                set.insert(near);
+                if let Some(far) = offset(near, step, 10) {
+                    set.insert(far);
+                }
+            }
+        }
+        sensitive[square as usize] = set;
+    }
+    JanggiTables {
+        palace,
+        palace_steps,
+        diagonal_rays,
+        elephant_jumps,
+        elephant_attackers,
+        soldier_steps,
+        soldier_attackers,
+        sensitive,
+        diagonal_neighbours: diagonal_neighbour_table,
+    }
+});
+
+/// A janggi position: board, side to move, counters and the rule set.
+#[derive(Clone, PartialEq, Eq)]
+pub struct JanggiPosition {
+    board: [u8; 90],
+    occupied: [u128; 2],
+    kings: [u8; 2],
+    side: Side,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+    rules: JanggiRules,
+    /// True when the previous move was a pass (a second pass in a row ends the game).
+    previous_pass: bool,
+    /// Set when a pass ended the game (bikjang accepted, or two passes in a row).
+    ended_by: Option<EndReason>,
+}
+
+impl std::fmt::Debug for JanggiPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "JanggiPosition({} {})", self.rules.id, self.fen())
+    }
+}
+
+impl JanggiPosition {
+    /// The default start (마상상마 both sides) under the given rules.
+    pub fn start(rules: JanggiRules) -> JanggiPosition {
+        Self::from_fen(START_FEN, rules).expect("the start position is valid")
+    }
+
+    /// Reads a Fairy-Stockfish janggi FEN (`w` = Cho, `b` = Han).
+    pub fn from_fen(fen: &str, rules: JanggiRules) -> Result<JanggiPosition, FenError> {
+        let (placement, side, halfmove, fullmove) = split_fen_9x10(fen)?;
+        let cells = parse_placement(placement, 10, &|c, promoted| {
+            if promoted {
+                None
+            } else {
+                piece_from_letter(c)
+            }
+        })?;
+        let mut board = [0u8; 90];
+        board.copy_from_slice(&cells);
+        let mut kings = [u8::MAX; 2];
+        for (square, &code) in board.iter().enumerate() {
+            if code == 0 || kind_of(code) != kind::KING {
+                continue;
+            }
+            let who = owner(code);
+            let name = if who == Side::First { "Cho" } else { "Han" };
+            if kings[who.index()] != u8::MAX {
+                return Err(FenError::new(format!("two kings for {name}")));
+            }
+            if !TABLES.palace[who.index()].contains(square as u8) {
+                return Err(FenError::new(format!(
+                    "the {name} king on {} is outside its palace",
+                    square_name(square as u8)
+                )));
+            }
+            kings[who.index()] = square as u8;
+        }
+        for (index, name) in ["Cho", "Han"].iter().enumerate() {
+            if kings[index] == u8::MAX {
+                return Err(FenError::new(format!("no king for {name}")));
+            }
+        }
+        let mut position = JanggiPosition {
+            board,
+            occupied: [0; 2],
+            kings,
+            side,
+            halfmove,
+            fullmove,
+            hash: 0,
+            rules,
+            previous_pass: false,
+            ended_by: None,
+        };
+        for (square, &code) in board.iter().enumerate() {
+            if code != 0 {
+                position.occupied[owner(code).index()] |= 1u128 << square;
+            }
+        }
+        position.hash = position.compute_hash();
+        Ok(position)
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut hash = 0;
+        for (square, &code) in self.board.iter().enumerate() {
+            if code != 0 {
+                hash ^= zobrist::PIECE_SQUARE[code as usize][square];
+            }
+        }
+        if self.side == Side::Second {
+            hash ^= zobrist::SECOND_TO_MOVE;
+        }
+        hash
+    }
+
+    /// The rule set.
+    pub fn rules(&self) -> JanggiRules {
+        self.rules
+    }
+
+    /// The piece code on a square (0 = empty).
+    #[inline]
+    pub fn piece_at(&self, square: u8) -> u8 {
+        self.board[square as usize]
+    }
+
+    /// The whole board, indexed by square.
+    pub fn board(&self) -> &[u8; 90] {
+        &self.board
+    }
+
+    /// The square of a side's king.
+    pub fn king_square(&self, side: Side) -> u8 {
+        self.kings[side.index()]
+    }
+
+    /// True when the two generals stand on one file with nothing between them.
+    pub fn generals_face(&self) -> bool {
+        Self::facing_on(&self.board, self.kings[0], self.kings[1])
+    }
+
+    #[inline]
+    fn facing_on(board: &[u8; 90], first: u8, second: u8) -> bool {
+        if file_of(first) != file_of(second) {
+            return false;
+        }
+        let (low, high) = if first < second {
+            (first, second)
+        } else {
+            (second, first)
+        };
+        let mut square = low + 9;
+        while square < high {
+            if board[square as usize] != 0 {
+                return false;
+            }
+            square += 9;
+        }
+        true
+    }
+
+    /// True when `square` is attacked by a piece of `attacker` on `board`.
+    fn attacked_on(board: &[u8; 90], square: u8, attacker: Side) -> bool {
+        let tables = &*TABLES;
+        let board_tables = &*TABLES_9X10;
+        let chariot = piece(attacker, kind::CHARIOT);
+        let cannon = piece(attacker, kind::CANNON);
+        let line_attack = |ray: &[u8]| -> bool {
+            let mut screened = false;
+            for &next in ray {
+                let code = board[next as usize];
+                if code == 0 {
+                    continue;
+                }
+                if screened {
+                    return code == cannon;
+                }
+                if code == chariot {
+                    return true;
+                }
+                if kind_of(code) == kind::CANNON {
+                    // A cannon can neither jump nor be jumped by a cannon.
+                    return false;
+                }
+                screened = true;
+            }
+            false
+        };
+        for ray in &board_tables.rays[square as usize] {
+            if line_attack(ray.as_slice()) {
+                return true;
+            }
+        }
+        for ray in &tables.diagonal_rays[square as usize] {
+            if line_attack(ray.as_slice()) {
+                return true;
+            }
+        }
+        let horse = piece(attacker, kind::HORSE);
+        for jump in &board_tables.horse_attackers[square as usize] {
+            if board[jump.target as usize] == horse && board[jump.block as usize] == 0 {
+                return true;
+            }
+        }
+        let elephant = piece(attacker, kind::ELEPHANT);
+        for jump in &tables.elephant_attackers[square as usize] {
+            if board[jump.target as usize] == elephant
+                && board[jump.block as usize] == 0
+                && board[jump.block2 as usize] == 0
+            {
+                return true;
+            }
+        }
+        let soldier = piece(attacker, kind::SOLDIER);
+        for &from in &tables.soldier_attackers[attacker.index()][square as usize] {
+            if board[from as usize] == soldier {
+                return true;
+            }
+        }
+        // Fairy-Stockfish confines a general's or advisor's orthogonal steps to its own
+        // palace, but not its steps along the palace diagonals: an advisor that a FEN puts
+        // on the other palace's diagonals attacks along them. (In play they never get there.)
+        let advisor = piece(attacker, kind::ADVISOR);
+        let general = piece(attacker, kind::KING);
+        tables.diagonal_neighbours[square as usize]
+            .iter()
+            .any(|&from| {
+                let code = board[from as usize];
+                code == advisor || code == general
+            })
+    }
+
+    /// True when `side`'s king is attacked.
+    pub fn is_king_attacked(&self, side: Side) -> bool {
+        Self::attacked_on(&self.board, self.kings[side.index()], side.opponent())
+    }
+
+    /// True when `square` is attacked by `attacker` (for the interface and the CPU).
+    pub fn is_attacked(&self, square: u8, attacker: Side) -> bool {
+        Self::attacked_on(&self.board, square, attacker)
+    }
+
+    /// True when the bikjang rule is in force and the generals face: the side to move must answer it.
+    #[inline]
+    pub fn bikjang_pending(&self) -> bool {
+        self.rules.bikjang == BikjangRule::Ends && self.generals_face()
+    }
+
+    /// The pass move of the side to move (its king's square twice).
+    pub fn pass_move(&self) -> Move {
+        let king = self.kings[self.side.index()];
+        Move::new(king, king)
+    }
+
+    /// Appends every pseudo-legal move (the pass excluded).
+    pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
+        let side = self.side;
+        let tables = &*TABLES;
+        let board_tables = &*TABLES_9X10;
+        let own = self.occupied[side.index()];
+        let target_ok = |to: u8| own & (1u128 << to) == 0;
+        let mut pieces = own;
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let code = self.board[from as usize];
+            match kind_of(code) {
+                kind::KING | kind::ADVISOR => {
+                    // Only within the own palace (an advisor placed elsewhere by a FEN may not move).
+                    let own_palace = tables.palace[side.index()];
+                    for &to in &tables.palace_steps[from as usize] {
+                        if target_ok(to) && own_palace.contains(to) {
+                            moves.push(Move::new(from, to));
+                        }
+                    }
+                }
+                kind::ELEPHANT => {
+                    for jump in &tables.elephant_jumps[from as usize] {
+                        if self.board[jump.block as usize] == 0
+                            && self.board[jump.block2 as usize] == 0
+                            && target_ok(jump.target)
+                        {
+                            moves.push(Move::new(from, jump.target));
+                        }
+                    }
+                }
+                kind::HORSE => {
+                    for jump in &board_tables.horse_moves[from as usize] {
+                        if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
+                            moves.push(Move::new(from, jump.target));
+                        }
+                    }
+                }
+                kind::CHARIOT => {
+                    let rays = board_tables.rays[from as usize]
+                        .iter()
+                        .chain(tables.diagonal_rays[from as usize].iter());
+                    for ray in rays {
+                        for &to in ray.as_slice() {
+                            let target = self.board[to as usize];
+                            if target == 0 {
+                                moves.push(Move::new(from, to));
+                            } else {
+                                if owner(target) != side {
+                                    moves.push(Move::new(from, to));
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                kind::CANNON => {
+                    let rays = board_tables.rays[from as usize]
+                        .iter()
+                        .chain(tables.diagonal_rays[from as usize].iter());
+                    for ray in rays {
+                        let mut screened = false;
+                        for &to in ray.as_slice() {
+                            let target = self.board[to as usize];
+                            if !screened {
+                                if target != 0 {
+                                    if kind_of(target) == kind::CANNON {
+                                        break;
+                                    }
+                                    screened = true;
+                                }
+                            } else if target == 0 {
+                                moves.push(Move::new(from, to));
+                            } else {
+                                if owner(target) != side && kind_of(target) != kind::CANNON {
+                                    moves.push(Move::new(from, to));
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    for &to in &tables.soldier_steps[side.index()][from as usize] {
+                        if target_ok(to) {
+                            moves.push(Move::new(from, to));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when a pseudo-legal (non-pass) move leaves the mover's king safe.
+    #[inline]
+    fn is_safe(&mut self, mv: Move, careful: bool) -> bool {
+        let side = self.side;
+        let king = self.kings[side.index()];
+        if !careful && mv.from != king {
+            let sensitive = TABLES.sensitive[king as usize];
+            if !sensitive.contains(mv.from) && !sensitive.contains(mv.to) {
+                return true;
+            }
+        }
+        let moving = self.board[mv.from as usize];
+        let captured = self.board[mv.to as usize];
+        self.board[mv.to as usize] = moving;
+        self.board[mv.from as usize] = 0;
+        let king_square = if mv.from == king { mv.to } else { king };
+        let safe = !Self::attacked_on(&self.board, king_square, side.opponent());
+        self.board[mv.from as usize] = moving;
+        self.board[mv.to as usize] = captured;
+        safe
+    }
+
+    /// True when the pass is legal now: not in check, or answering a pending bikjang.
+    pub fn can_pass(&self) -> bool {
+        !self.in_check() || self.bikjang_pending()
+    }
+
+    /// Set when the last move (a pass) ended the game: bikjang accepted or a second pass in a row.
+    ///
+    /// Fairy-Stockfish generates no move in such a position; neither do we.
+    pub fn ended_by(&self) -> Option<EndReason> {
+        self.ended_by
+    }
+
+    /// True when the previous move was a pass.
+    pub fn previous_move_was_pass(&self) -> bool {
+        self.previous_pass
+    }
+
+    fn legal_moves_into(&self, moves: &mut MoveList) {
+        if self.ended_by.is_some() {
+            return;
+        }
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        let in_check = self.in_check();
+        let bikjang = self.bikjang_pending();
+        let careful = in_check || bikjang;
+        let mut scratch = self.clone();
+        if bikjang {
+            for &mv in pseudo.iter() {
+                if scratch.is_safe_answering_bikjang(mv) {
+                    moves.push(mv);
+                }
+            }
+        } else {
+            for &mv in pseudo.iter() {
+                if scratch.is_safe(mv, careful) {
+                    moves.push(mv);
+                }
+            }
+        }
+        if !in_check || bikjang {
+            moves.push(self.pass_move());
+        }
+    }
+
+    fn is_safe_answering_bikjang(&mut self, mv: Move) -> bool {
+        let side = self.side;
+        let king = self.kings[side.index()];
+        let other = self.kings[side.opponent().index()];
+        let moving = self.board[mv.from as usize];
+        let captured = self.board[mv.to as usize];
+        self.board[mv.to as usize] = moving;
+        self.board[mv.from as usize] = 0;
+        let king_square = if mv.from == king { mv.to } else { king };
+        let safe = !Self::attacked_on(&self.board, king_square, side.opponent())
+            && !Self::facing_on(&self.board, king_square, other);
+        self.board[mv.from as usize] = moving;
+        self.board[mv.to as usize] = captured;
+        safe
+    }
+
+    /// Checks a move and says why it is illegal, if it is (history-free rules).
+    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
+        if mv.is_drop() || mv.is_promotion() || mv.from >= 90 || mv.to >= 90 {
+            return Err(IllegalMove::NotAMove);
+        }
+        if self.ended_by.is_some() {
+            return Err(IllegalMove::GameOver);
+        }
+        if mv.is_pass() {
+            if mv.from != self.kings[self.side.index()] {
+                return Err(IllegalMove::NotAMove);
+            }
+            return if self.can_pass() {
+                Ok(())
+            } else {
+                Err(IllegalMove::CannotPass)
+            };
+        }
+        let code = self.board[mv.from as usize];
+        if code == 0 || owner(code) != self.side {
+            return Err(IllegalMove::NoPieceToMove);
+        }
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        if !pseudo.contains(mv) {
+            return Err(IllegalMove::NotAMove);
+        }
+        let mut legal = MoveList::new();
+        self.legal_moves_into(&mut legal);
+        if legal.contains(mv) {
+            Ok(())
+        } else {
+            Err(IllegalMove::LeavesKingInCheck)
+        }
+    }
+
+    /// Parses a move in Fairy-Stockfish UCI form (`a4b4`, `b10c8`, pass `e2e2`) (not yet checked).
+    pub fn parse_uci(&self, text: &str) -> Option<Move> {
+        let (from, used) = parse_square_prefix(text, 10)?;
+        let (to, used2) = parse_square_prefix(&text[used..], 10)?;
+        if used + used2 != text.len() {
+            return None;
+        }
+        Some(Move::new(from, to))
+    }
+
+    /// True when the move captures a piece.
+    pub fn is_capture(&self, mv: Move) -> bool {
+        !mv.is_pass() && self.board[mv.to as usize] != 0
+    }
+
+    /// KJA points on the board in half points, first player first, with Han's 1.5 included.
+    pub fn scores(&self) -> Scores {
+        let mut totals = [0i32; 2];
+        for &code in self.board.iter() {
+            if code != 0 {
+                totals[owner(code).index()] += value_in_half_points(kind_of(code));
+            }
+        }
+        Scores {
+            first: totals[0],
+            second: totals[1] + 3,
+            halves: true,
+        }
+    }
+
+    /// Counts the legal moves without storing them.
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut moves = MoveList::new();
+        self.legal_moves_into(&mut moves);
+        moves.len() as u64
+    }
+}
+
+impl Position for JanggiPosition {
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn legal_moves(&self, moves: &mut MoveList) {
+        self.legal_moves_into(moves);
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, mv: Move) {
+        let side = self.side;
+        self.hash ^= zobrist::SECOND_TO_MOVE;
+        if side == Side::Second {
+            self.fullmove += 1;
+        }
+        if mv.is_pass() {
+            if self.bikjang_pending() {
+                self.ended_by = Some(EndReason::Bikjang);
+            } else if self.previous_pass {
+                self.ended_by = Some(EndReason::DoublePass);
+            }
+            self.previous_pass = true;
+            self.side = side.opponent();
+            self.halfmove += 1;
+            return;
+        }
+        self.previous_pass = false;
+        self.side = side.opponent();
+        let moving = self.board[mv.from as usize];
+        let captured = self.board[mv.to as usize];
+        let from_bit = 1u128 << mv.from;
+        let to_bit = 1u128 << mv.to;
+        self.hash ^= zobrist::PIECE_SQUARE[moving as usize][mv.from as usize]
+            ^ zobrist::PIECE_SQUARE[moving as usize][mv.to as usize];
+        if captured != 0 {
+            self.hash ^= zobrist::PIECE_SQUARE[captured as usize][mv.to as usize];
+            self.occupied[side.opponent().index()] &= !to_bit;
+            self.halfmove = 0;
+        } else {
+            self.halfmove += 1;
+        }
+        self.occupied[side.index()] ^= from_bit | to_bit;
+        self.board[mv.to as usize] = moving;
+        self.board[mv.from as usize] = 0;
+        if kind_of(moving) == kind::KING {
+            self.kings[side.index()] = mv.to;
+        }
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.is_king_attacked(self.side)
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    fn fen(&self) -> String {
+        format!(
+            "{} {} - - {} {}",
+            write_placement(&self.board, 10, &|code| piece_letter(code).to_string()),
+            if self.side == Side::First { 'w' } else { 'b' },
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    fn move_to_uci(&self, mv: Move) -> String {
+        format!("{}{}", square_name(mv.from), square_name(mv.to))
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if depth == 1 {
+            return self.count_legal_moves();
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        let mut total = 0;
+        for &mv in moves.iter() {
+            let mut child = self.clone();
+            child.play_unchecked(mv);
+            total += child.perft(depth - 1);
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(fen: &str) -> JanggiPosition {
+        JanggiPosition::from_fen(fen, JanggiRules::KJA).unwrap()
+    }
+
+    fn uci_moves(p: &JanggiPosition) -> Vec<String> {
+        let mut moves = MoveList::new();
+        p.legal_moves(&mut moves);
+        let mut names: Vec<String> = moves.iter().map(|&m| p.move_to_uci(m)).collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn start_position_perft_matches_fairy_stockfish() {
+        let start = JanggiPosition::start(JanggiRules::KJA);
+        assert_eq!(start.fen(), START_FEN);
+        // Fairy-Stockfish 11.1: go perft 4 = 1065277.
+        assert_eq!(start.perft(3), start.perft(3));
+        assert_eq!(start.perft(4), 1_065_277);
+    }
+
+    // Generals facing on the e-file (bikjang). Cho must break the facing or pass:
+    //   e10 k
+    //   e2  K
+    #[test]
+    fn bikjang_must_be_answered_or_accepted() {
+        let p = position("4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1");
+        assert_eq!(
+            uci_moves(&p),
+            ["e2d1", "e2d2", "e2d3", "e2e2", "e2f1", "e2f2", "e2f3"]
+        );
+        let modern =
+            JanggiPosition::from_fen("4k4/9/9/9/9/9/9/9/4K4/9 w - - 0 1", JanggiRules::MODERN)
+                .unwrap();
+        assert_eq!(uci_moves(&modern).len(), 9);
+    }
+
+    // A cannon can neither jump over nor capture a cannon.
+    //   e5 c (Han cannon), e4 C (Cho cannon), e3 P, e1 C
+    #[test]
+    fn cannon_never_jumps_or_takes_a_cannon() {
+        let p = position("3k5/9/9/9/9/4c4/9/4P4/9/3K1C3 w - - 0 1");
+        let cannon = square_at(5, 0);
+        // f1 cannon: nothing to jump along the f-file.
+        assert!(p.check_move(Move::new(cannon, square_at(5, 5))).is_err());
+        let q = position("3k5/9/9/9/9/4c4/9/4C4/9/3K5 w - - 0 1");
+        // e3 cannon may not jump the e5 cannon.
+        assert!(q
+            .check_move(Move::new(square_at(4, 2), square_at(4, 6)))
+            .is_err());
+    }
+}

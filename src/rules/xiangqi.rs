@@ -1,0 +1,820 @@
+//! Xiangqi (Chinese chess): board, move generation, check and the history-free rules.
+//!
+//! Repetition and the move limit need the game's history and live in
+//! [`super::game`]; this module answers questions about one position.
+
+use super::fen::{parse_counter, parse_placement, write_placement};
+use super::geometry::{
+    file_of, offset, parse_square_prefix, rank_of, square_at, square_name, SquareSet, DIAGONAL,
+    ORTHOGONAL, TABLES_9X10,
+};
+use super::zobrist;
+use super::{FenError, IllegalMove, Move, MoveList, Position, Side};
+use std::sync::LazyLock;
+
+/// Piece kinds of the 9×10 games (xiangqi and janggi share the numbering).
+pub mod kind {
+    /// General / king.
+    pub const KING: u8 = 1;
+    /// Advisor / guard.
+    pub const ADVISOR: u8 = 2;
+    /// Elephant.
+    pub const ELEPHANT: u8 = 3;
+    /// Horse.
+    pub const HORSE: u8 = 4;
+    /// Chariot.
+    pub const CHARIOT: u8 = 5;
+    /// Cannon.
+    pub const CANNON: u8 = 6;
+    /// Soldier.
+    pub const SOLDIER: u8 = 7;
+}
+
+/// Added to a kind to make the second player's piece code.
+pub const SECOND: u8 = 8;
+
+/// The piece code of a kind for a side.
+#[inline]
+pub const fn piece(side: Side, kind: u8) -> u8 {
+    match side {
+        Side::First => kind,
+        Side::Second => kind | SECOND,
+    }
+}
+
+/// The side owning a (non-empty) piece code.
+#[inline]
+pub const fn owner(code: u8) -> Side {
+    if code & SECOND != 0 {
+        Side::Second
+    } else {
+        Side::First
+    }
+}
+
+/// The kind of a piece code.
+#[inline]
+pub const fn kind_of(code: u8) -> u8 {
+    code & 7
+}
+
+/// The FEN letter of a piece code (K A B N R C P, lowercase for the second player).
+pub fn piece_letter(code: u8) -> char {
+    let letter = match kind_of(code) {
+        kind::KING => 'K',
+        kind::ADVISOR => 'A',
+        kind::ELEPHANT => 'B',
+        kind::HORSE => 'N',
+        kind::CHARIOT => 'R',
+        kind::CANNON => 'C',
+        _ => 'P',
+    };
+    if owner(code) == Side::Second {
+        letter.to_ascii_lowercase()
+    } else {
+        letter
+    }
+}
+
+/// Reads a FEN letter (K A B/E N/H R C P, either case) into a piece code.
+pub fn piece_from_letter(letter: char) -> Option<u8> {
+    let kind = match letter.to_ascii_uppercase() {
+        'K' => kind::KING,
+        'A' => kind::ADVISOR,
+        'B' | 'E' => kind::ELEPHANT,
+        'N' | 'H' => kind::HORSE,
+        'R' => kind::CHARIOT,
+        'C' => kind::CANNON,
+        'P' => kind::SOLDIER,
+        _ => return None,
+    };
+    let side = if letter.is_ascii_uppercase() {
+        Side::First
+    } else {
+        Side::Second
+    };
+    Some(piece(side, kind))
+}
+
+/// The palace (3×3 at the centre of each back rank) of a side.
+pub fn palace(side: Side) -> SquareSet {
+    let mut set = SquareSet::EMPTY;
+    let base = match side {
+        Side::First => 0,
+        Side::Second => 7,
+    };
+    for rank in base..base + 3 {
+        for file in 3..6 {
+            set.insert(square_at(file, rank));
+        }
+    }
+    set
+}
+
+/// True when a square is on `side`'s half of the board (before the river).
+#[inline]
+pub const fn own_half(side: Side, square: u8) -> bool {
+    match side {
+        Side::First => rank_of(square) <= 4,
+        Side::Second => rank_of(square) >= 5,
+    }
+}
+
+struct XiangqiTables {
+    palace: [SquareSet; 2],
+    king_steps: Vec<Vec<u8>>,
+    advisor_steps: Vec<Vec<u8>>,
+    /// Elephant jumps: target and eye (midpoint), any square; own-half filter at use.
+    elephant_jumps: Vec<Vec<(u8, u8)>>,
+    /// Soldier steps per side.
+    soldier_steps: [Vec<Vec<u8>>; 2],
+    /// Squares where a move can change whether the king on this square is attacked.
+    sensitive: Vec<SquareSet>,
+}
+
+static TABLES: LazyLock<XiangqiTables> = LazyLock::new(|| {
+    let palace = [palace(Side::First), palace(Side::Second)];
+    let mut king_steps = vec![Vec::new(); 90];
+    let mut advisor_steps = vec![Vec::new(); 90];
+    let mut elephant_jumps = vec![Vec::new(); 90];
+    let mut soldier_steps = [vec![Vec::new(); 90], vec![Vec::new(); 90]];
+    let mut sensitive = vec![SquareSet::EMPTY; 90];
+    for square in 0..90u8 {
+        let in_palace = palace.iter().find(|p| p.contains(square)).copied();
+        if let Some(p) = in_palace {
+            for step in ORTHOGONAL {
+                if let Some(to) = offset(square, step, 10).filter(|&t| p.contains(t)) {
+                    king_steps[square as usize].push(to);
+                }
+            }
+            for step in DIAGONAL {
+                if let Some(to) = offset(square, step, 10).filter(|&t| p.contains(t)) {
+                    advisor_steps[square as usize].push(to);
+                }
+            }
+        }
+        for step in DIAGONAL {
+            if let Some(eye) = offset(square, step, 10) {
+                if let Some(target) = offset(eye, step, 10) {
+                    elephant_jumps[square as usize].push((target, eye));
+                }
+            }
+        }
+        for side in [Side::First, Side::Second] {
+            let forward = if side == Side::First { 1 } else { -1 };
+            let steps = &mut soldier_steps[side.index()][square as usize];
+            if let Some(to) = offset(square, (0, forward), 10) {
+                steps.push(to);
+            }
+            if !own_half(side, square) {
+                for sideways in [-1, 1] {
+                    if let Some(to) = offset(square, (sideways, 0), 10) {
+                        steps.push(to);
+                    }
+                }
+            }
+        }
+        let mut set = SquareSet::EMPTY;
+        for other in 0..90u8 {
+            if file_of(other) == file_of(square) || rank_of(other) == rank_of(square) {
+                set.insert(other);
+            }
+        }
+        for step in DIAGONAL {
+            if let Some(leg) = offset(square, step, 10) {
+                set.insert(leg);
+            }
+        }
+        sensitive[square as usize] = set;
+    }
+    XiangqiTables {
+        palace,
+        king_steps,
+        advisor_steps,
+        elephant_jumps,
+        soldier_steps,
+        sensitive,
+    }
+});
+
+/// A xiangqi position: the board, the side to move and the counters.
+#[derive(Clone, PartialEq, Eq)]
+pub struct XiangqiPosition {
+    board: [u8; 90],
+    occupied: [u128; 2],
+    kings: [u8; 2],
+    side: Side,
+    halfmove: u32,
+    fullmove: u32,
+    hash: u64,
+}
+
+impl std::fmt::Debug for XiangqiPosition {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "XiangqiPosition({})", self.fen())
+    }
+}
+
+/// The standard start position.
+pub const START_FEN: &str = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+
+impl Default for XiangqiPosition {
+    fn default() -> Self {
+        Self::from_fen(START_FEN).expect("the start position is valid")
+    }
+}
+
+/// Splits a 9×10 FEN into placement, side and the two counters (defaults when missing).
+pub(crate) fn split_fen_9x10(fen: &str) -> Result<(&str, Side, u32, u32), FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let Some(&placement) = fields.first() else {
+        return Err(FenError::new("empty FEN"));
+    };
+    let side = match fields.get(1).copied() {
+        None | Some("w") | Some("r") => Side::First,
+        Some("b") => Side::Second,
+        Some(other) => {
+            return Err(FenError::new(format!(
+                "side to move '{other}' is not w or b"
+            )))
+        }
+    };
+    // Fields 3 and 4 (castling, en passant) may be missing when a number follows.
+    let mut rest = &fields[fields.len().min(2)..];
+    while let Some(first) = rest.first() {
+        if first.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        if *first == "-" || rest.len() > 2 {
+            rest = &rest[1..];
+        } else {
+            return Err(FenError::new(format!("unexpected field '{first}'")));
+        }
+    }
+    let halfmove = match rest.first() {
+        Some(text) => parse_counter(text, "halfmove clock")?,
+        None => 0,
+    };
+    let fullmove = match rest.get(1) {
+        Some(text) => parse_counter(text, "fullmove number")?.max(1),
+        None => 1,
+    };
+    if rest.len() > 2 {
+        return Err(FenError::new(format!("unexpected field '{}'", rest[2])));
+    }
+    Ok((placement, side, halfmove, fullmove))
+}
+
+impl XiangqiPosition {
+    /// Reads a Fairy-Stockfish / UCCI FEN (`w`/`r` = Red, `b` = Black; B/E and N/H both read).
+    pub fn from_fen(fen: &str) -> Result<XiangqiPosition, FenError> {
+        let (placement, side, halfmove, fullmove) = split_fen_9x10(fen)?;
+        let cells = parse_placement(placement, 10, &|c, promoted| {
+            if promoted {
+                None
+            } else {
+                piece_from_letter(c)
+            }
+        })?;
+        let mut board = [0u8; 90];
+        board.copy_from_slice(&cells);
+        let mut kings = [u8::MAX; 2];
+        for (square, &code) in board.iter().enumerate() {
+            if code != 0 && kind_of(code) == kind::KING {
+                let who = owner(code);
+                let name = if who == Side::First { "Red" } else { "Black" };
+                if kings[who.index()] != u8::MAX {
+                    return Err(FenError::new(format!("two kings for {name}")));
+                }
+                if !TABLES.palace[who.index()].contains(square as u8) {
+                    return Err(FenError::new(format!(
+                        "the {name} king on {} is outside its palace",
+                        square_name(square as u8)
+                    )));
+                }
+                kings[who.index()] = square as u8;
+            }
+        }
+        for (index, name) in ["Red", "Black"].iter().enumerate() {
+            if kings[index] == u8::MAX {
+                return Err(FenError::new(format!("no king for {name}")));
+            }
+        }
+        Ok(Self::from_parts(board, side, halfmove, fullmove))
+    }
+
+    /// Builds a position from a board already checked to hold one king per side in its palace.
+    pub(crate) fn from_parts(
+        board: [u8; 90],
+        side: Side,
+        halfmove: u32,
+        fullmove: u32,
+    ) -> XiangqiPosition {
+        let mut position = XiangqiPosition {
+            board,
+            occupied: [0; 2],
+            kings: [0; 2],
+            side,
+            halfmove,
+            fullmove,
+            hash: 0,
+        };
+        for (square, &code) in board.iter().enumerate() {
+            if code != 0 {
+                position.occupied[owner(code).index()] |= 1u128 << square;
+                if kind_of(code) == kind::KING {
+                    position.kings[owner(code).index()] = square as u8;
+                }
+            }
+        }
+        position.hash = position.compute_hash();
+        position
+    }
+
+    fn compute_hash(&self) -> u64 {
+        let mut hash = 0;
+        for (square, &code) in self.board.iter().enumerate() {
+            if code != 0 {
+                hash ^= zobrist::PIECE_SQUARE[code as usize][square];
+            }
+        }
+        if self.side == Side::Second {
+            hash ^= zobrist::SECOND_TO_MOVE;
+        }
+        hash
+    }
+
+    /// The piece code on a square (0 = empty).
+    #[inline]
+    pub fn piece_at(&self, square: u8) -> u8 {
+        self.board[square as usize]
+    }
+
+    /// The whole board, indexed by square.
+    pub fn board(&self) -> &[u8; 90] {
+        &self.board
+    }
+
+    /// The square of a side's king.
+    pub fn king_square(&self, side: Side) -> u8 {
+        self.kings[side.index()]
+    }
+
+    /// Full-move number (increments after the second player moves).
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
+
+    /// True when `square` is attacked by `attacker` on `board` (flying general included).
+    fn attacked_on(board: &[u8; 90], square: u8, attacker: Side) -> bool {
+        let tables = &*TABLES_9X10;
+        let chariot = piece(attacker, kind::CHARIOT);
+        let cannon = piece(attacker, kind::CANNON);
+        let king = piece(attacker, kind::KING);
+        for ray in &tables.rays[square as usize] {
+            let mut screened = false;
+            for &next in ray.as_slice() {
+                let code = board[next as usize];
+                if code == 0 {
+                    continue;
+                }
+                if screened {
+                    if code == cannon {
+                        return true;
+                    }
+                    break;
+                }
+                if code == chariot || code == king {
+                    return true;
+                }
+                screened = true;
+            }
+        }
+        let horse = piece(attacker, kind::HORSE);
+        for jump in &tables.horse_attackers[square as usize] {
+            if board[jump.target as usize] == horse && board[jump.block as usize] == 0 {
+                return true;
+            }
+        }
+        let soldier = piece(attacker, kind::SOLDIER);
+        let toward_attacker: i8 = if attacker == Side::First { -1 } else { 1 };
+        if let Some(from) = offset(square, (0, toward_attacker), 10) {
+            if board[from as usize] == soldier {
+                return true;
+            }
+        }
+        if !own_half(attacker, square) {
+            for sideways in [-1, 1] {
+                if let Some(from) = offset(square, (sideways, 0), 10) {
+                    if board[from as usize] == soldier {
+                        return true;
+                    }
+                }
+            }
+        }
+        false
+    }
+
+    /// True when `side`'s king is attacked (or faces the other king).
+    pub fn is_king_attacked(&self, side: Side) -> bool {
+        Self::attacked_on(&self.board, self.kings[side.index()], side.opponent())
+    }
+
+    /// Appends every pseudo-legal move (legal except for leaving the king attacked).
+    pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
+        let side = self.side;
+        let tables = &*TABLES;
+        let board_tables = &*TABLES_9X10;
+        let own = self.occupied[side.index()];
+        let mut pieces = own;
+        let target_ok = |to: u8| own & (1u128 << to) == 0;
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let code = self.board[from as usize];
+            match kind_of(code) {
+                kind::KING => {
+                    for &to in &tables.king_steps[from as usize] {
+                        if target_ok(to) {
+                            moves.push(Move::new(from, to));
+                        }
+                    }
+                }
+                kind::ADVISOR => {
+                    for &to in &tables.advisor_steps[from as usize] {
+                        if target_ok(to) {
+                            moves.push(Move::new(from, to));
+                        }
+                    }
+                }
+                kind::ELEPHANT => {
+                    for &(to, eye) in &tables.elephant_jumps[from as usize] {
+                        if own_half(side, to) && self.board[eye as usize] == 0 && target_ok(to) {
+                            moves.push(Move::new(from, to));
+                        }
+                    }
+                }
+                kind::HORSE => {
+                    for jump in &board_tables.horse_moves[from as usize] {
+                        if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
+                            moves.push(Move::new(from, jump.target));
+                        }
+                    }
+                }
+                kind::CHARIOT => {
+                    for ray in &board_tables.rays[from as usize] {
+                        for &to in ray.as_slice() {
+                            let target = self.board[to as usize];
+                            if target == 0 {
+                                moves.push(Move::new(from, to));
+                            } else {
+                                if owner(target) != side {
+                                    moves.push(Move::new(from, to));
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                kind::CANNON => {
+                    for ray in &board_tables.rays[from as usize] {
+                        let mut screened = false;
+                        for &to in ray.as_slice() {
+                            let target = self.board[to as usize];
+                            if !screened {
+                                if target == 0 {
+                                    moves.push(Move::new(from, to));
+                                } else {
+                                    screened = true;
+                                }
+                            } else if target != 0 {
+                                if owner(target) != side {
+                                    moves.push(Move::new(from, to));
+                                }
+                                break;
+                            }
+                        }
+                    }
+                }
+                _ => {
+                    for &to in &tables.soldier_steps[side.index()][from as usize] {
+                        if target_ok(to) {
+                            moves.push(Move::new(from, to));
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// True when the pseudo-legal move keeps the mover's king safe (no check, no facing generals).
+    #[inline]
+    fn is_safe(&mut self, mv: Move, in_check: bool) -> bool {
+        let side = self.side;
+        let king = self.kings[side.index()];
+        let moving = self.board[mv.from as usize];
+        if !in_check && mv.from != king {
+            let sensitive = TABLES.sensitive[king as usize];
+            if !sensitive.contains(mv.from) && !sensitive.contains(mv.to) {
+                return true;
+            }
+        }
+        let captured = self.board[mv.to as usize];
+        self.board[mv.to as usize] = moving;
+        self.board[mv.from as usize] = 0;
+        let king_square = if mv.from == king { mv.to } else { king };
+        let safe = !Self::attacked_on(&self.board, king_square, side.opponent());
+        self.board[mv.from as usize] = moving;
+        self.board[mv.to as usize] = captured;
+        safe
+    }
+
+    /// Counts the legal moves without storing them (perft's last level).
+    pub fn count_legal_moves(&self) -> u64 {
+        let mut moves = MoveList::new();
+        self.pseudo_legal_moves(&mut moves);
+        let in_check = self.in_check();
+        let mut scratch = self.clone();
+        moves
+            .iter()
+            .filter(|&&mv| scratch.is_safe(mv, in_check))
+            .count() as u64
+    }
+
+    /// Checks a move and says why it is illegal, if it is.
+    pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
+        if mv.is_drop() || mv.is_promotion() || mv.from >= 90 || mv.to >= 90 {
+            return Err(IllegalMove::NotAMove);
+        }
+        let code = self.board[mv.from as usize];
+        if code == 0 || owner(code) != self.side {
+            return Err(IllegalMove::NoPieceToMove);
+        }
+        let mut moves = MoveList::new();
+        self.pseudo_legal_moves(&mut moves);
+        if !moves.contains(mv) {
+            return Err(IllegalMove::NotAMove);
+        }
+        let mut after = self.clone();
+        after.play_unchecked(mv);
+        let king = after.kings[self.side.index()];
+        let other = after.kings[self.side.opponent().index()];
+        if file_of(king) == file_of(other) && after.between_is_empty(king, other) {
+            return Err(IllegalMove::FlyingGeneral);
+        }
+        if after.is_king_attacked(self.side) {
+            return Err(IllegalMove::LeavesKingInCheck);
+        }
+        Ok(())
+    }
+
+    fn between_is_empty(&self, a: u8, b: u8) -> bool {
+        let (low, high) = if a < b { (a, b) } else { (b, a) };
+        let mut square = low + 9;
+        while square < high {
+            if self.board[square as usize] != 0 {
+                return false;
+            }
+            square += 9;
+        }
+        true
+    }
+
+    /// Parses a move in Fairy-Stockfish UCI form (`h3e3`, `a10a9`) into a move of this position (not yet checked).
+    pub fn parse_uci(&self, text: &str) -> Option<Move> {
+        let (from, used) = parse_square_prefix(text, 10)?;
+        let (to, used2) = parse_square_prefix(&text[used..], 10)?;
+        if used + used2 != text.len() {
+            return None;
+        }
+        Some(Move::new(from, to))
+    }
+
+    /// True when neither side has a piece that can cross the river (chariot, horse, cannon, soldier).
+    pub fn insufficient_material(&self) -> bool {
+        !self.board.iter().any(|&code| {
+            matches!(
+                kind_of(code),
+                kind::CHARIOT | kind::HORSE | kind::CANNON | kind::SOLDIER
+            ) && code != 0
+        })
+    }
+
+    /// True when the move captures a piece.
+    pub fn is_capture(&self, mv: Move) -> bool {
+        self.board[mv.to as usize] != 0
+    }
+}
+
+impl Position for XiangqiPosition {
+    #[inline]
+    fn side_to_move(&self) -> Side {
+        self.side
+    }
+
+    fn legal_moves(&self, moves: &mut MoveList) {
+        let start = moves.len();
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        let in_check = self.in_check();
+        let mut scratch = self.clone();
+        for &mv in pseudo.iter() {
+            if scratch.is_safe(mv, in_check) {
+                moves.push(mv);
+            }
+        }
+        debug_assert!(moves.len() >= start);
+    }
+
+    #[inline]
+    fn play_unchecked(&mut self, mv: Move) {
+        let side = self.side;
+        let moving = self.board[mv.from as usize];
+        let captured = self.board[mv.to as usize];
+        let from_bit = 1u128 << mv.from;
+        let to_bit = 1u128 << mv.to;
+        self.hash ^= zobrist::PIECE_SQUARE[moving as usize][mv.from as usize]
+            ^ zobrist::PIECE_SQUARE[moving as usize][mv.to as usize]
+            ^ zobrist::SECOND_TO_MOVE;
+        if captured != 0 {
+            self.hash ^= zobrist::PIECE_SQUARE[captured as usize][mv.to as usize];
+            self.occupied[side.opponent().index()] &= !to_bit;
+            self.halfmove = 0;
+        } else {
+            self.halfmove += 1;
+        }
+        self.occupied[side.index()] ^= from_bit | to_bit;
+        self.board[mv.to as usize] = moving;
+        self.board[mv.from as usize] = 0;
+        if kind_of(moving) == kind::KING {
+            self.kings[side.index()] = mv.to;
+        }
+        if side == Side::Second {
+            self.fullmove += 1;
+        }
+        self.side = side.opponent();
+    }
+
+    #[inline]
+    fn in_check(&self) -> bool {
+        self.is_king_attacked(self.side)
+    }
+
+    #[inline]
+    fn hash(&self) -> u64 {
+        self.hash
+    }
+
+    fn halfmove_clock(&self) -> u32 {
+        self.halfmove
+    }
+
+    fn fen(&self) -> String {
+        format!(
+            "{} {} - - {} {}",
+            write_placement(&self.board, 10, &|code| piece_letter(code).to_string()),
+            if self.side == Side::First { 'w' } else { 'b' },
+            self.halfmove,
+            self.fullmove
+        )
+    }
+
+    fn move_to_uci(&self, mv: Move) -> String {
+        format!("{}{}", square_name(mv.from), square_name(mv.to))
+    }
+
+    fn perft(&self, depth: u32) -> u64 {
+        if depth == 0 {
+            return 1;
+        }
+        if depth == 1 {
+            return self.count_legal_moves();
+        }
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        let mut total = 0;
+        for &mv in moves.iter() {
+            let mut child = self.clone();
+            child.play_unchecked(mv);
+            total += child.perft(depth - 1);
+        }
+        total
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(fen: &str) -> XiangqiPosition {
+        XiangqiPosition::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn start_position_perft() {
+        let start = XiangqiPosition::default();
+        assert_eq!(start.perft(1), 44);
+        assert_eq!(start.perft(2), 1920);
+        assert_eq!(start.perft(3), 79666);
+    }
+
+    #[test]
+    fn fen_round_trip() {
+        let start = XiangqiPosition::default();
+        assert_eq!(start.fen(), START_FEN);
+        let other = "r1bakabr1/9/1cn3nc1/p1p1p1pRp/9/9/P1P1P1P1P/1C2C1N2/9/RNBAKAB2 b - - 7 4";
+        assert_eq!(position(other).fen(), other);
+    }
+
+    #[test]
+    fn malformed_fens_are_refused_with_a_reason() {
+        let cases = [
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNRR w",
+                "rank 1 has 10 files",
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNX w",
+                "unknown piece 'X' on rank 1",
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBAKABNR w",
+                "two kings for Red",
+            ),
+            (
+                "rnba1abnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w",
+                "no king for Black",
+            ),
+            (
+                "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR x",
+                "side to move 'x' is not w or b",
+            ),
+        ];
+        for (fen, message) in cases {
+            assert_eq!(
+                XiangqiPosition::from_fen(fen).unwrap_err().message,
+                message,
+                "{fen}"
+            );
+        }
+    }
+
+    // Flying general: the black general on e10, red general on e1, only the
+    // red cannon on e5 between them. Moving the cannon off the file is illegal.
+    //   e10 k
+    //   e5  C
+    //   e1  K
+    #[test]
+    fn flying_general_forbids_uncovering() {
+        let p = position("4k4/9/9/9/9/4C4/9/9/9/4K4 w - - 0 1");
+        let from = square_at(4, 4);
+        assert_eq!(
+            p.check_move(Move::new(from, square_at(3, 4))),
+            Err(IllegalMove::FlyingGeneral)
+        );
+        assert_eq!(p.check_move(Move::new(from, square_at(4, 5))), Ok(()));
+    }
+
+    // Horse blocked on its leg: red horse b1, own piece on b2 blocks the jumps to a3 and c3.
+    #[test]
+    fn horse_leg_blocks() {
+        let p = position("3k5/9/9/9/9/9/9/9/1P7/1N2K4 w - - 0 1");
+        let horse = square_at(1, 0);
+        assert_eq!(
+            p.check_move(Move::new(horse, square_at(0, 2))),
+            Err(IllegalMove::NotAMove)
+        );
+        assert_eq!(p.check_move(Move::new(horse, square_at(3, 1))), Ok(()));
+    }
+
+    // Elephant eye: red elephant c1, a piece on d2 blocks c1-e3; never crosses the river.
+    #[test]
+    fn elephant_eye_and_river() {
+        let p = position("3k5/9/9/9/9/2B6/9/9/3P5/2B1K4 w - - 0 1");
+        assert_eq!(
+            p.check_move(Move::new(square_at(2, 0), square_at(4, 2))),
+            Err(IllegalMove::NotAMove)
+        );
+        assert_eq!(
+            p.check_move(Move::new(square_at(2, 0), square_at(0, 2))),
+            Ok(())
+        );
+        // c5 elephant may not jump over the river to a7/e7.
+        assert_eq!(
+            p.check_move(Move::new(square_at(2, 4), square_at(4, 6))),
+            Err(IllegalMove::NotAMove)
+        );
+    }
+
+    // Cannon needs exactly one screen to capture.
+    #[test]
+    fn cannon_screens() {
+        let p = position("4k4/9/9/9/4p4/9/4P4/9/4C4/3K5 w - - 0 1");
+        let cannon = square_at(4, 1);
+        assert_eq!(p.check_move(Move::new(cannon, square_at(4, 5))), Ok(()));
+        assert_eq!(
+            p.check_move(Move::new(cannon, square_at(4, 3))),
+            Err(IllegalMove::NotAMove)
+        );
+    }
+}
