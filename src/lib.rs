@@ -5,5 +5,6 @@
 //! reader and writer; `bench` measures the rules engine.
 
 pub mod bench;
+pub mod engine;
 pub mod protocol;
 pub mod rules;
