@@ -111,7 +111,7 @@ impl Searcher<'_> {
         if self.aborted {
             return true;
         }
-        if self.nodes % 1024 == 0 {
+        if self.nodes.is_multiple_of(1024) {
             let time_up = self
                 .limits
                 .movetime
