@@ -830,7 +830,7 @@ PROBES = [
     (JANGGI_VARIANTS, "chariot blocks facing generals (pinned)", "4k4/9/9/9/4R4/9/9/9/9/4K4 w - - 0 1", []),
     (JANGGI_VARIANTS, "Cho in check by chariot", "3k5/9/9/9/9/9/9/9/r3K4/9 w - - 0 1", []),
     (JANGGI_VARIANTS, "Cho in check by chariot while the generals face each other", "4k4/9/9/9/9/9/9/9/r3K4/9 w - - 0 1", []),
-    (JANGGI_VARIANTS, "... and Cho passes", "4k4/9/9/9/9/9/9/9/r3K4/9 w - - 0 1", ["e2e2"]),
+    (["janggi", "janggitraditional"], "... and Cho passes (only janggi/janggitraditional: illegal in the others)", "4k4/9/9/9/9/9/9/9/r3K4/9 w - - 0 1", ["e2e2"]),
     (JANGGI_VARIANTS, "Cho in check by cannon", "4k4/9/9/9/9/9/9/4c4/4A4/4K4 w - - 0 1", []),
     (JANGGI_VARIANTS, "Cho has no legal non-pass move", "5k3/4r4/9/9/9/9/9/9/r8/3K5 w - - 0 1", []),
     (JANGGI_VARIANTS, "Han checkmated (no legal move at all)", "1R1k5/R8/9/9/9/9/9/9/4K4/9 b - - 0 1", []),

@@ -31,13 +31,15 @@ pub enum Variant {
 
 impl Variant {
     /// Every rule set, in menu order.
-    pub const ALL: [Variant; 6] = [
+    pub const ALL: [Variant; 8] = [
         Variant::Xiangqi,
         Variant::Shogi,
         Variant::Janggi(JanggiRules::KJA),
         Variant::Janggi(JanggiRules::TRADITIONAL),
         Variant::Janggi(JanggiRules::MODERN),
         Variant::Janggi(JanggiRules::CASUAL),
+        Variant::Janggi(JanggiRules::GUNGJANGGI),
+        Variant::Janggi(JanggiRules::GUNGJANGGI_DAN),
     ];
 
     /// The Fairy-Stockfish `UCI_Variant` name.
@@ -61,10 +63,16 @@ impl Variant {
 
     /// Reads a rule-set name: the Fairy-Stockfish name or qipan's hyphenated id, any case.
     pub fn from_name(name: &str) -> Option<Variant> {
-        let wanted = name.trim().to_ascii_lowercase().replace(['-', '_'], "");
+        let normal = |text: &str| text.trim().to_ascii_lowercase().replace(['-', '_'], "");
+        let wanted = normal(name);
         Variant::ALL
             .into_iter()
-            .find(|v| v.protocol_name() == wanted)
+            .find(|v| normal(v.protocol_name()) == wanted)
+    }
+
+    /// True for the two gungjanggi rule sets.
+    pub fn is_gungjanggi(self) -> bool {
+        matches!(self, Variant::Janggi(rules) if rules.gungjanggi.is_some())
     }
 
     /// The game this rule set belongs to.
@@ -166,6 +174,9 @@ impl Position for AnyPosition {
     }
     fn hash(&self) -> u64 {
         dispatch!(self, p => p.hash())
+    }
+    fn repetition_key(&self) -> u64 {
+        dispatch!(self, p => p.repetition_key())
     }
     fn halfmove_clock(&self) -> u32 {
         dispatch!(self, p => p.halfmove_clock())

@@ -92,16 +92,18 @@ impl Game {
     ) -> bool {
         let mut after = position.clone();
         after.play_unchecked(mv);
-        let hash = after.hash();
+        let key = after.repetition_key();
+        let same =
+            |p: &AnyPosition| p.repetition_key() == key && p.side_to_move() == after.side_to_move();
         // Earlier occurrences of the position the move would create (same side to move).
-        let Some(previous) = self
-            .positions
-            .iter()
-            .rposition(|p| p.hash() == hash && p.side_to_move() == after.side_to_move())
-        else {
+        let Some(previous) = self.positions.iter().rposition(same) else {
             return true;
         };
         match rule {
+            // Gungjanggi rule 6: no move may produce a position for the third time.
+            JanggiRepetition::ThirdOccurrenceIllegal => {
+                self.positions.iter().filter(|p| same(p)).count() < 2
+            }
             JanggiRepetition::MoveRepetitionIllegal => false,
             JanggiRepetition::PerpetualCheckIllegal => {
                 // Illegal when the mover gave check with every move since `previous`,
@@ -168,11 +170,11 @@ impl Game {
     /// How many times the current position has occurred (1 = first time).
     pub fn occurrences(&self) -> usize {
         let now = self.position();
-        let hash = now.hash();
+        let key = now.repetition_key();
         let side = now.side_to_move();
         self.positions
             .iter()
-            .filter(|p| p.hash() == hash && p.side_to_move() == side)
+            .filter(|p| p.repetition_key() == key && p.side_to_move() == side)
             .count()
     }
 
@@ -180,12 +182,12 @@ impl Game {
     /// starts the cycle. Returns the side that checked on every move of the cycle, if exactly one did.
     fn perpetual_checker(&self) -> Option<Side> {
         let now = self.position();
-        let hash = now.hash();
+        let key = now.repetition_key();
         let side = now.side_to_move();
         let first = self
             .positions
             .iter()
-            .position(|p| p.hash() == hash && p.side_to_move() == side)?;
+            .position(|p| p.repetition_key() == key && p.side_to_move() == side)?;
         let first_checks = self.side_checked_throughout(first, Side::First);
         let second_checks = self.side_checked_throughout(first, Side::Second);
         match (first_checks, second_checks) {
@@ -261,7 +263,67 @@ impl Game {
         }
     }
 
+    /// Gungjanggi rule 10: the side with more material wins; equal material, the second player.
+    fn gungjanggi_judged(position: &JanggiPosition) -> Outcome {
+        let scores = position.gungjanggi_material();
+        if scores.first == scores.second {
+            Outcome::win(Side::Second, EndReason::SecondPlayer)
+        } else {
+            Outcome::Win {
+                winner: if scores.first > scores.second {
+                    Side::First
+                } else {
+                    Side::Second
+                },
+                reason: EndReason::Material,
+                scores: Some(scores),
+            }
+        }
+    }
+
+    fn gungjanggi_outcome(&self, position: &JanggiPosition) -> Option<Outcome> {
+        match position.ended_by() {
+            Some(EndReason::FirstCheck) => {
+                let checker = position.side_to_move().opponent();
+                return Some(Outcome::win(checker, EndReason::FirstCheck));
+            }
+            Some(_) => return Some(Self::gungjanggi_judged(position)),
+            None => {}
+        }
+        // Rule 6: a side with no legal move (repetition and pass limits applied) loses.
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        self.filter_history_rules(&mut moves);
+        if moves.is_empty() {
+            let reason = if position.in_check() {
+                EndReason::Checkmate
+            } else {
+                EndReason::Stalemate
+            };
+            return Some(Outcome::win(position.side_to_move().opponent(), reason));
+        }
+        None
+    }
+
+    /// The players agree to a draw: in gungjanggi this starts the judging phase instead
+    /// (rule 8); elsewhere the game is drawn.
+    pub fn accept_draw(&mut self) {
+        if let Some(AnyPosition::Janggi(position)) = self.positions.last_mut() {
+            if position.rules().gungjanggi.is_some() {
+                position.start_judging();
+                if let Some(check) = self.in_check.last_mut() {
+                    *check = position.in_check();
+                }
+                return;
+            }
+        }
+        self.declare(Outcome::draw(EndReason::Agreement));
+    }
+
     fn janggi_outcome(&self, position: &JanggiPosition) -> Option<Outcome> {
+        if position.rules().gungjanggi.is_some() {
+            return self.gungjanggi_outcome(position);
+        }
         if let Some(reason) = position.ended_by() {
             return Some(Self::janggi_scored(position, reason));
         }
@@ -284,6 +346,7 @@ impl Game {
         let limit = match position.rules().repetition {
             JanggiRepetition::PerpetualCheckIllegal => 3,
             JanggiRepetition::MoveRepetitionIllegal => 4,
+            JanggiRepetition::ThirdOccurrenceIllegal => usize::MAX,
         };
         if self.occurrences() >= limit {
             return Some(Self::janggi_scored(position, EndReason::Repetition));

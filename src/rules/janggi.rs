@@ -32,6 +32,19 @@ pub enum JanggiRepetition {
     PerpetualCheckIllegal,
     /// A move that repeats an earlier position is illegal (Kakao style); a fourfold repetition ends the game.
     MoveRepetitionIllegal,
+    /// Gungjanggi: a move that would produce the same position for the third time is illegal.
+    ThirdOccurrenceIllegal,
+}
+
+/// The gungjanggi rule options (seed 002, RULES.md "Gungjanggi").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GungjanggiRules {
+    /// Manual 2 (dan tournaments): soldier and advisor promotion, material judged by count.
+    pub dan: bool,
+    /// Plies without a capture that start the judging phase (rule 8; this project's choice: 100).
+    pub quiet_plies_to_judging: u32,
+    /// Plies of the judging phase without a check before material decides (rule 9; our choice: 20).
+    pub judging_plies: u32,
 }
 
 /// A janggi rule set: the handful of switches that separate the four variants.
@@ -47,6 +60,8 @@ pub struct JanggiRules {
     pub repetition: JanggiRepetition,
     /// Plies without a capture after which the game ends (0 = never).
     pub move_limit: u32,
+    /// Gungjanggi options; `None` for the four janggi rule sets.
+    pub gungjanggi: Option<GungjanggiRules>,
 }
 
 impl JanggiRules {
@@ -57,6 +72,7 @@ impl JanggiRules {
         scoring: true,
         repetition: JanggiRepetition::PerpetualCheckIllegal,
         move_limit: 100,
+        gungjanggi: None,
     };
     /// Traditional rules: bikjang and repetition are plain draws (`janggitraditional`).
     pub const TRADITIONAL: JanggiRules = JanggiRules {
@@ -65,6 +81,7 @@ impl JanggiRules {
         scoring: false,
         repetition: JanggiRepetition::PerpetualCheckIllegal,
         move_limit: 100,
+        gungjanggi: None,
     };
     /// Kakao-compatible rules (`janggimodern`).
     pub const MODERN: JanggiRules = JanggiRules {
@@ -73,6 +90,7 @@ impl JanggiRules {
         scoring: true,
         repetition: JanggiRepetition::MoveRepetitionIllegal,
         move_limit: 200,
+        gungjanggi: None,
     };
     /// Casual rules (`janggicasual`).
     pub const CASUAL: JanggiRules = JanggiRules {
@@ -81,7 +99,131 @@ impl JanggiRules {
         scoring: false,
         repetition: JanggiRepetition::PerpetualCheckIllegal,
         move_limit: 100,
+        gungjanggi: None,
     };
+    /// Gungjanggi, the seed's Manual 1 (silver tournaments).
+    pub const GUNGJANGGI: JanggiRules = JanggiRules {
+        id: "gungjanggi",
+        bikjang: BikjangRule::Ends,
+        scoring: false,
+        repetition: JanggiRepetition::ThirdOccurrenceIllegal,
+        move_limit: 0,
+        gungjanggi: Some(GungjanggiRules {
+            dan: false,
+            quiet_plies_to_judging: 100,
+            judging_plies: 20,
+        }),
+    };
+    /// Gungjanggi, the seed's Manual 2 (dan tournaments): adds soldier and advisor promotion.
+    pub const GUNGJANGGI_DAN: JanggiRules = JanggiRules {
+        id: "gungjanggi-dan",
+        bikjang: BikjangRule::Ends,
+        scoring: false,
+        repetition: JanggiRepetition::ThirdOccurrenceIllegal,
+        move_limit: 0,
+        gungjanggi: Some(GungjanggiRules {
+            dan: true,
+            quiet_plies_to_judging: 100,
+            judging_plies: 20,
+        }),
+    };
+}
+
+/// Marks a promoted soldier or advisor (gungjanggi-dan) on top of its piece code.
+pub const PROMOTED: u8 = 16;
+
+/// The extra state gungjanggi needs; all zero in the other rule sets.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct GungjanggiState {
+    /// Each king normal (false) or promoted (true), first player first.
+    pub king_promoted: [bool; 2],
+    /// Whether each side has called its one bikjang.
+    pub bikjang_called: [bool; 2],
+    /// Each side's passes in a row (a third is not allowed).
+    pub passes_in_row: [u8; 2],
+    /// True once the judging phase has begun (rule 8).
+    pub judging: bool,
+    /// Plies played in the judging phase.
+    pub judging_plies: u32,
+}
+
+impl GungjanggiState {
+    /// The state written as the extra FEN field: `K`/`k` promoted kings, `B`/`b` bikjang
+    /// called, `P<n>`/`p<n>` passes in a row, `J<n>` judging phase with n plies spent; `-` if none.
+    pub fn to_field(&self) -> String {
+        let mut out = String::new();
+        if self.king_promoted[0] {
+            out.push('K');
+        }
+        if self.king_promoted[1] {
+            out.push('k');
+        }
+        if self.bikjang_called[0] {
+            out.push('B');
+        }
+        if self.bikjang_called[1] {
+            out.push('b');
+        }
+        if self.passes_in_row[0] > 0 {
+            out.push_str(&format!("P{}", self.passes_in_row[0]));
+        }
+        if self.passes_in_row[1] > 0 {
+            out.push_str(&format!("p{}", self.passes_in_row[1]));
+        }
+        if self.judging {
+            out.push_str(&format!("J{}", self.judging_plies));
+        }
+        if out.is_empty() {
+            out.push('-');
+        }
+        out
+    }
+
+    /// Reads the extra FEN field written by [`GungjanggiState::to_field`].
+    pub fn from_field(field: &str) -> Result<GungjanggiState, FenError> {
+        let mut state = GungjanggiState::default();
+        if field == "-" {
+            return Ok(state);
+        }
+        let mut chars = field.chars().peekable();
+        while let Some(c) = chars.next() {
+            let mut number = || -> Result<u32, FenError> {
+                let mut digits = String::new();
+                while let Some(d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    digits.push(*d);
+                    chars.next();
+                }
+                digits.parse::<u32>().map_err(|_| {
+                    FenError::new(format!("gungjanggi state '{field}': '{c}' needs a number"))
+                })
+            };
+            match c {
+                'K' => state.king_promoted[0] = true,
+                'k' => state.king_promoted[1] = true,
+                'B' => state.bikjang_called[0] = true,
+                'b' => state.bikjang_called[1] = true,
+                'P' | 'p' => {
+                    let count = number()?;
+                    if count > 2 {
+                        return Err(FenError::new(format!(
+                            "gungjanggi state '{field}': {count} passes in a row (at most 2)"
+                        )));
+                    }
+                    state.passes_in_row[usize::from(c == 'p')] = count as u8;
+                }
+                'J' => {
+                    state.judging = true;
+                    state.judging_plies = number()?;
+                }
+                other => {
+                    return Err(FenError::new(format!(
+                        "gungjanggi state '{field}': unknown flag '{other}'"
+                    )))
+                }
+            }
+        }
+        Ok(state)
+    }
 }
 
 /// KJA piece values in half points (chariot 13, cannon 7, horse 5, elephant 3, advisor 3, soldier 2).
@@ -178,6 +320,9 @@ struct JanggiTables {
     sensitive: Vec<SquareSet>,
     /// One step along the palace diagonals from each square.
     diagonal_neighbours: Vec<Vec<u8>>,
+    /// One step along any line (orthogonal, or a palace diagonal): a promoted soldier's or
+    /// advisor's moves in gungjanggi-dan, and where such a piece attacks from.
+    line_steps: Vec<Vec<u8>>,
 }
 
 /// The palace diagonal points and their links: (corner, centre) pairs.
@@ -226,8 +371,15 @@ static TABLES: LazyLock<JanggiTables> = LazyLock::new(|| {
     let mut soldier_attackers = [vec![Vec::new(); 90], vec![Vec::new(); 90]];
     let mut sensitive = vec![SquareSet::EMPTY; 90];
     let mut diagonal_neighbour_table = vec![Vec::new(); 90];
+    let mut line_steps = vec![Vec::new(); 90];
     for square in 0..90u8 {
         diagonal_neighbour_table[square as usize] = diagonal_neighbours(square);
+        for step in ORTHOGONAL {
+            if let Some(to) = offset(square, step, 10) {
+                line_steps[square as usize].push(to);
+            }
+        }
+        line_steps[square as usize].extend(diagonal_neighbours(square));
         if let Some(p) = palace.iter().find(|p| p.contains(square)) {
             for step in ORTHOGONAL {
                 if let Some(to) = offset(square, step, 10).filter(|&t| p.contains(t)) {
@@ -335,6 +487,7 @@ static TABLES: LazyLock<JanggiTables> = LazyLock::new(|| {
         soldier_attackers,
         sensitive,
         diagonal_neighbours: diagonal_neighbour_table,
+        line_steps,
     }
 });
 
@@ -351,8 +504,11 @@ pub struct JanggiPosition {
     rules: JanggiRules,
     /// True when the previous move was a pass (a second pass in a row ends the game).
     previous_pass: bool,
-    /// Set when a pass ended the game (bikjang accepted, or two passes in a row).
+    /// Set when the game ended on the board by rule: bikjang accepted, two passes in a
+    /// row (janggi), the first check of the judging phase or its end (gungjanggi).
     ended_by: Option<EndReason>,
+    /// Gungjanggi state (all zero otherwise).
+    gung: GungjanggiState,
 }
 
 impl std::fmt::Debug for JanggiPosition {
@@ -369,12 +525,25 @@ impl JanggiPosition {
 
     /// Reads a Fairy-Stockfish janggi FEN (`w` = Cho, `b` = Han).
     pub fn from_fen(fen: &str, rules: JanggiRules) -> Result<JanggiPosition, FenError> {
-        let (placement, side, halfmove, fullmove) = split_fen_9x10(fen)?;
+        // Gungjanggi adds a seventh field with its state (see GungjanggiState::to_field).
+        let fields: Vec<&str> = fen.split_whitespace().collect();
+        let (fen_core, gung) = match (rules.gungjanggi, fields.len()) {
+            (Some(_), 7) => (
+                fields[..6].join(" "),
+                GungjanggiState::from_field(fields[6])?,
+            ),
+            _ => (fen.to_string(), GungjanggiState::default()),
+        };
+        let dan = rules.gungjanggi.is_some_and(|g| g.dan);
+        let (placement, side, halfmove, fullmove) = split_fen_9x10(&fen_core)?;
         let cells = parse_placement(placement, 10, &|c, promoted| {
-            if promoted {
-                None
+            let code = piece_from_letter(c)?;
+            if !promoted {
+                Some(code)
+            } else if dan && matches!(kind_of(code), kind::SOLDIER | kind::ADVISOR) {
+                Some(code | PROMOTED)
             } else {
-                piece_from_letter(c)
+                None
             }
         })?;
         let mut board = [0u8; 90];
@@ -413,6 +582,7 @@ impl JanggiPosition {
             rules,
             previous_pass: false,
             ended_by: None,
+            gung,
         };
         for (square, &code) in board.iter().enumerate() {
             if code != 0 {
@@ -434,6 +604,42 @@ impl JanggiPosition {
             hash ^= zobrist::SECOND_TO_MOVE;
         }
         hash
+    }
+
+    /// Zobrist keys of the gungjanggi king states (part of repetition).
+    #[inline]
+    fn king_state_key(&self) -> u64 {
+        let mut key = 0;
+        if self.gung.king_promoted[0] {
+            key ^= zobrist::STATE[0];
+        }
+        if self.gung.king_promoted[1] {
+            key ^= zobrist::STATE[1];
+        }
+        if self.gung.judging {
+            key ^= zobrist::STATE[4];
+        }
+        key
+    }
+
+    /// Zobrist keys of the rest of the gungjanggi state (bikjang calls, passes in a row).
+    #[inline]
+    fn counter_state_key(&self) -> u64 {
+        let mut key = 0;
+        if self.gung.bikjang_called[0] {
+            key ^= zobrist::STATE[2];
+        }
+        if self.gung.bikjang_called[1] {
+            key ^= zobrist::STATE[3];
+        }
+        key ^= zobrist::STATE[8 + self.gung.passes_in_row[0].min(3) as usize];
+        key ^= zobrist::STATE[12 + self.gung.passes_in_row[1].min(3) as usize];
+        key
+    }
+
+    /// The gungjanggi state (kings, bikjang calls, passes, judging phase).
+    pub fn gungjanggi_state(&self) -> GungjanggiState {
+        self.gung
     }
 
     /// The rule set.
@@ -555,7 +761,33 @@ impl JanggiPosition {
 
     /// True when `side`'s king is attacked.
     pub fn is_king_attacked(&self, side: Side) -> bool {
-        Self::attacked_on(&self.board, self.kings[side.index()], side.opponent())
+        self.king_attacked_on(&self.board, self.kings[side.index()], side)
+    }
+
+    /// True when `side`'s king, standing on `king_square` of `board`, is attacked: by
+    /// ordinary pieces, and in gungjanggi also by a promoted enemy king facing it on an open
+    /// file (rule 4) and by promoted soldiers and advisors (rules 11 and 12).
+    #[inline]
+    fn king_attacked_on(&self, board: &[u8; 90], king_square: u8, side: Side) -> bool {
+        let attacker = side.opponent();
+        if Self::attacked_on(board, king_square, attacker) {
+            return true;
+        }
+        if self.rules.gungjanggi.is_none() {
+            return false;
+        }
+        let enemy_king = self.kings[attacker.index()];
+        if self.gung.king_promoted[attacker.index()]
+            && Self::facing_on(board, king_square, enemy_king)
+        {
+            return true;
+        }
+        let promoted_soldier = piece(attacker, kind::SOLDIER) | PROMOTED;
+        let promoted_advisor = piece(attacker, kind::ADVISOR) | PROMOTED;
+        TABLES.line_steps[king_square as usize].iter().any(|&from| {
+            let code = board[from as usize];
+            code == promoted_soldier || code == promoted_advisor
+        })
     }
 
     /// True when `square` is attacked by `attacker` (for the interface and the CPU).
@@ -566,7 +798,10 @@ impl JanggiPosition {
     /// True when the bikjang rule is in force and the generals face: the side to move must answer it.
     #[inline]
     pub fn bikjang_pending(&self) -> bool {
-        self.rules.bikjang == BikjangRule::Ends && self.generals_face()
+        self.rules.bikjang == BikjangRule::Ends
+            && !self.gung.king_promoted[0]
+            && !self.gung.king_promoted[1]
+            && self.generals_face()
     }
 
     /// The pass move of the side to move (its king's square twice).
@@ -588,6 +823,13 @@ impl JanggiPosition {
             pieces &= pieces - 1;
             let code = self.board[from as usize];
             match kind_of(code) {
+                _ if code & PROMOTED != 0 => {
+                    for &to in &tables.line_steps[from as usize] {
+                        if target_ok(to) {
+                            moves.push(Move::new(from, to));
+                        }
+                    }
+                }
                 kind::KING | kind::ADVISOR => {
                     // Only within the own palace (an advisor placed elsewhere by a FEN may not move).
                     let own_palace = tables.palace[side.index()];
@@ -685,15 +927,34 @@ impl JanggiPosition {
         self.board[mv.to as usize] = moving;
         self.board[mv.from as usize] = 0;
         let king_square = if mv.from == king { mv.to } else { king };
-        let safe = !Self::attacked_on(&self.board, king_square, side.opponent());
+        let mut safe = !self.king_attacked_on(&self.board, king_square, side);
+        if safe && self.gung.bikjang_called[side.index()] && self.gung.king_promoted == [false; 2] {
+            // Gungjanggi rule 2: a side that called bikjang once may not call it again.
+            safe = !Self::facing_on(
+                &self.board,
+                king_square,
+                self.kings[side.opponent().index()],
+            );
+        }
         self.board[mv.from as usize] = moving;
         self.board[mv.to as usize] = captured;
         safe
     }
 
-    /// True when the pass is legal now: not in check, or answering a pending bikjang.
+    /// True when the pass is legal now: not in check, or answering a pending bikjang; in
+    /// gungjanggi also not a side's third pass in a row (accepting bikjang is always allowed).
     pub fn can_pass(&self) -> bool {
-        !self.in_check() || self.bikjang_pending()
+        if self.ended_by.is_some() {
+            return false;
+        }
+        let bikjang = self.bikjang_pending();
+        if bikjang {
+            return true;
+        }
+        if self.rules.gungjanggi.is_some() && self.gung.passes_in_row[self.side.index()] >= 2 {
+            return false;
+        }
+        !self.in_check()
     }
 
     /// Set when the last move (a pass) ended the game: bikjang accepted or a second pass in a row.
@@ -716,7 +977,7 @@ impl JanggiPosition {
         self.pseudo_legal_moves(&mut pseudo);
         let in_check = self.in_check();
         let bikjang = self.bikjang_pending();
-        let careful = in_check || bikjang;
+        let careful = in_check || bikjang || self.rules.gungjanggi.is_some();
         let mut scratch = self.clone();
         if bikjang {
             for &mv in pseudo.iter() {
@@ -731,7 +992,7 @@ impl JanggiPosition {
                 }
             }
         }
-        if !in_check || bikjang {
+        if self.can_pass() {
             moves.push(self.pass_move());
         }
     }
@@ -745,7 +1006,7 @@ impl JanggiPosition {
         self.board[mv.to as usize] = moving;
         self.board[mv.from as usize] = 0;
         let king_square = if mv.from == king { mv.to } else { king };
-        let safe = !Self::attacked_on(&self.board, king_square, side.opponent())
+        let safe = !self.king_attacked_on(&self.board, king_square, side)
             && !Self::facing_on(&self.board, king_square, other);
         self.board[mv.from as usize] = moving;
         self.board[mv.to as usize] = captured;
@@ -818,6 +1079,146 @@ impl JanggiPosition {
         }
     }
 
+    /// Gungjanggi bookkeeping after a move (the board is already updated): passes,
+    /// bikjang calls and king promotion (rules 1–3), soldier and advisor promotion
+    /// (rules 11–12), the judging phase and its endings (rules 5, 8–10).
+    fn after_gungjanggi_move(
+        &mut self,
+        mv: Move,
+        mover: Side,
+        bikjang_before: bool,
+        moving: u8,
+        captured: u8,
+        rules: GungjanggiRules,
+    ) {
+        let me = mover.index();
+        if mv.is_pass() {
+            if bikjang_before {
+                // Rule 3: accepting the bikjang makes the position one to be judged, and
+                // rule 9 sends an accepted bikjang straight to material (rule 10).
+                self.start_judging();
+                self.ended_by = Some(EndReason::Material);
+                return;
+            }
+            self.gung.passes_in_row[me] = self.gung.passes_in_row[me].saturating_add(1);
+        } else {
+            self.gung.passes_in_row[me] = 0;
+            if bikjang_before {
+                // Rule 3: breaking the line promotes the breaker's king at once.
+                self.gung.king_promoted[me] = true;
+            } else if self.gung.king_promoted == [false; 2] && self.generals_face() {
+                // Rule 2: this move calls bikjang (legality already refused a second call).
+                self.gung.bikjang_called[me] = true;
+            }
+            if rules.dan {
+                self.promote_in_dan(mv, mover, moving, captured);
+            }
+        }
+        if !self.gung.judging {
+            let quiet = self.halfmove >= rules.quiet_plies_to_judging;
+            let only_kings_and_advisors = self
+                .board
+                .iter()
+                .all(|&code| code == 0 || matches!(kind_of(code), kind::KING | kind::ADVISOR));
+            if quiet || only_kings_and_advisors {
+                self.start_judging();
+            }
+        } else {
+            self.gung.judging_plies += 1;
+        }
+        if self.gung.judging && self.ended_by.is_none() {
+            // Rule 9 (장군 승): the first check of the phase wins. A check given by the very
+            // move that starts the phase counts: the position was already one to be judged.
+            if self.in_check() {
+                self.ended_by = Some(EndReason::FirstCheck);
+            } else if self.gung.judging_plies >= rules.judging_plies {
+                self.ended_by = Some(EndReason::Material);
+            }
+        }
+    }
+
+    /// Rules 11 and 12 (gungjanggi-dan): a soldier reaching the enemy back rank promotes;
+    /// when either side has no soldier left, every advisor in a palace promotes.
+    fn promote_in_dan(&mut self, mv: Move, mover: Side, moving: u8, captured: u8) {
+        let back_rank = match mover {
+            Side::First => 9,
+            Side::Second => 0,
+        };
+        if kind_of(moving) == kind::SOLDIER && moving & PROMOTED == 0 && rank_of(mv.to) == back_rank
+        {
+            self.set_piece_code(mv.to, moving | PROMOTED);
+        }
+        if captured != 0 && kind_of(captured) == kind::SOLDIER {
+            let soldiers_left = |side: Side| {
+                self.board
+                    .iter()
+                    .filter(|&&code| {
+                        code != 0 && owner(code) == side && kind_of(code) == kind::SOLDIER
+                    })
+                    .count()
+            };
+            if soldiers_left(Side::First) == 0 || soldiers_left(Side::Second) == 0 {
+                for square in 0..90u8 {
+                    let code = self.board[square as usize];
+                    if code != 0
+                        && kind_of(code) == kind::ADVISOR
+                        && code & PROMOTED == 0
+                        && TABLES.palace[owner(code).index()].contains(square)
+                    {
+                        self.set_piece_code(square, code | PROMOTED);
+                    }
+                }
+            }
+        }
+    }
+
+    fn set_piece_code(&mut self, square: u8, code: u8) {
+        let old = self.board[square as usize];
+        self.hash ^= zobrist::PIECE_SQUARE[old as usize][square as usize]
+            ^ zobrist::PIECE_SQUARE[code as usize][square as usize];
+        self.board[square as usize] = code;
+    }
+
+    /// Starts the gungjanggi judging phase (rule 8); both kings promote when neither has (rule 5).
+    ///
+    /// Called by the rules when a trigger is reached, and by the game when a draw offer is accepted.
+    pub fn start_judging(&mut self) {
+        if self.rules.gungjanggi.is_none() || self.gung.judging {
+            return;
+        }
+        self.gung.judging = true;
+        self.gung.judging_plies = 0;
+        if self.gung.king_promoted == [false; 2] {
+            self.gung.king_promoted = [true; 2];
+        }
+        if self.in_check() {
+            // Promotion itself put the side to move in check: the side that just moved gave it.
+            self.ended_by = Some(EndReason::FirstCheck);
+        }
+    }
+
+    /// Gungjanggi material (rule 10): KJA values in `gungjanggi`, piece counts in
+    /// `gungjanggi-dan`; kings not counted, no bonus for the second player.
+    pub fn gungjanggi_material(&self) -> Scores {
+        let dan = self.rules.gungjanggi.is_some_and(|g| g.dan);
+        let mut totals = [0i32; 2];
+        for &code in self.board.iter() {
+            if code == 0 || kind_of(code) == kind::KING {
+                continue;
+            }
+            totals[owner(code).index()] += if dan {
+                1
+            } else {
+                value_in_half_points(kind_of(code)) / 2
+            };
+        }
+        Scores {
+            first: totals[0],
+            second: totals[1],
+            halves: false,
+        }
+    }
+
     /// Counts the legal moves without storing them.
     pub fn count_legal_moves(&self) -> u64 {
         let mut moves = MoveList::new();
@@ -839,19 +1240,26 @@ impl Position for JanggiPosition {
     #[inline]
     fn play_unchecked(&mut self, mv: Move) {
         let side = self.side;
+        let gungjanggi = self.rules.gungjanggi;
+        let bikjang_before = gungjanggi.is_some() && self.bikjang_pending();
         self.hash ^= zobrist::SECOND_TO_MOVE;
         if side == Side::Second {
             self.fullmove += 1;
         }
         if mv.is_pass() {
-            if self.bikjang_pending() {
-                self.ended_by = Some(EndReason::Bikjang);
-            } else if self.previous_pass {
-                self.ended_by = Some(EndReason::DoublePass);
+            if gungjanggi.is_none() {
+                if self.bikjang_pending() {
+                    self.ended_by = Some(EndReason::Bikjang);
+                } else if self.previous_pass {
+                    self.ended_by = Some(EndReason::DoublePass);
+                }
             }
             self.previous_pass = true;
             self.side = side.opponent();
             self.halfmove += 1;
+            if let Some(rules) = gungjanggi {
+                self.after_gungjanggi_move(mv, side, bikjang_before, 0, 0, rules);
+            }
             return;
         }
         self.previous_pass = false;
@@ -875,6 +1283,9 @@ impl Position for JanggiPosition {
         if kind_of(moving) == kind::KING {
             self.kings[side.index()] = mv.to;
         }
+        if let Some(rules) = gungjanggi {
+            self.after_gungjanggi_move(mv, side, bikjang_before, moving, captured, rules);
+        }
     }
 
     #[inline]
@@ -884,7 +1295,20 @@ impl Position for JanggiPosition {
 
     #[inline]
     fn hash(&self) -> u64 {
-        self.hash
+        if self.rules.gungjanggi.is_none() {
+            return self.hash;
+        }
+        self.hash ^ self.king_state_key() ^ self.counter_state_key()
+    }
+
+    /// Gungjanggi repetition compares board, side to move and king states (rule 6), not
+    /// the pass counters or bikjang calls.
+    #[inline]
+    fn repetition_key(&self) -> u64 {
+        if self.rules.gungjanggi.is_none() {
+            return self.hash;
+        }
+        self.hash ^ self.king_state_key()
     }
 
     fn halfmove_clock(&self) -> u32 {
@@ -892,13 +1316,24 @@ impl Position for JanggiPosition {
     }
 
     fn fen(&self) -> String {
-        format!(
+        let mut fen = format!(
             "{} {} - - {} {}",
-            write_placement(&self.board, 10, &|code| piece_letter(code).to_string()),
+            write_placement(&self.board, 10, &|code| {
+                if code & PROMOTED != 0 {
+                    format!("+{}", piece_letter(code))
+                } else {
+                    piece_letter(code).to_string()
+                }
+            }),
             if self.side == Side::First { 'w' } else { 'b' },
             self.halfmove,
             self.fullmove
-        )
+        );
+        if self.rules.gungjanggi.is_some() {
+            fen.push(' ');
+            fen.push_str(&self.gung.to_field());
+        }
+        fen
     }
 
     fn move_to_uci(&self, mv: Move) -> String {

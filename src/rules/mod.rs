@@ -501,6 +501,10 @@ pub trait Position: Clone {
     fn in_check(&self) -> bool;
     /// The zobrist hash of the position (board, hands, side to move, game state).
     fn hash(&self) -> u64;
+    /// The key repetition rules compare (by default the hash; gungjanggi leaves out pass counters).
+    fn repetition_key(&self) -> u64 {
+        self.hash()
+    }
     /// Plies since the last capture.
     fn halfmove_clock(&self) -> u32;
     /// The position in its FEN form (Fairy-Stockfish form for engine protocols).
