@@ -166,15 +166,75 @@ fn janggi_no_pass_in_check() {
     assert_eq!(g.position().check_move(pass), Err(IllegalMove::CannotPass));
 }
 
-// Janggi (KJA): a move that repeats a position by perpetual check is illegal.
+// Janggi (KJA): perpetual check is forbidden. As in Fairy-Stockfish the repeating
+// move stays playable, and at the third occurrence the checking side loses.
 // Cho's chariot checks the Han general from a10/a9 as it walks e10-e9-e10.
+//   10 . . . . k . . . .
+//    1 R . . K . . . . .
 #[test]
-fn janggi_perpetual_check_is_illegal() {
+fn janggi_perpetual_check_loses() {
+    for rules in [
+        JanggiRules::KJA,
+        JanggiRules::TRADITIONAL,
+        JanggiRules::CASUAL,
+    ] {
+        let mut g = game(Variant::Janggi(rules), "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
+        play(&mut g, "a1a10 e10e9 a10a9 e9e10 a9a10 e10e9 a10a9 e9e10");
+        assert_eq!(g.outcome(), None);
+        play(&mut g, "a9a10");
+        assert_eq!(
+            g.outcome(),
+            Some(Outcome::win(Side::Second, EndReason::PerpetualCheck)),
+            "{}",
+            rules.id
+        );
+    }
+}
+
+// Janggi: a quiet threefold repetition ends the game: scored under KJA rules
+// (Cho's chariot 13 against Han's 1.5), drawn under the traditional rules.
+#[test]
+fn janggi_threefold_repetition_is_scored_or_drawn() {
+    let shuffle = "a1a2 e10e9 a2a1 e9e10 a1a2 e10e9 a2a1 e9e10";
     let mut g = game(
         Variant::Janggi(JanggiRules::KJA),
         "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
     );
-    play(&mut g, "a1a10 e10e9 a10a9 e9e10");
-    let repeat = g.position().parse_uci("a9a10").unwrap();
-    assert_eq!(g.play(repeat), Err(IllegalMove::ForbiddenRepetition));
+    play(&mut g, shuffle);
+    assert_eq!(
+        g.outcome().map(|o| o.to_string()),
+        Some("first wins by repetition 13 1.5".to_string())
+    );
+    let mut g = game(
+        Variant::Janggi(JanggiRules::TRADITIONAL),
+        "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+    );
+    play(&mut g, shuffle);
+    assert_eq!(g.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+}
+
+// Janggi-modern (Kakao style): shuttling one piece back and forth loses for the
+// shuttler: the chariot arrives on a2, then goes a2-a3-a2-a3-a2, and at the fourth
+// shuttle move Cho loses (Fairy-Stockfish: ply 9). The king shuffling on the other
+// side is not judged (kings and advisors are exempt).
+#[test]
+fn janggi_modern_shuttling_loses() {
+    let mut g = game(
+        Variant::Janggi(JanggiRules::MODERN),
+        "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+    );
+    play(&mut g, "a1a2 e10e9 a2a3 e9e10 a3a2 e10e9 a2a3 e9e10");
+    assert_eq!(g.outcome(), None, "three shuttles so far");
+    play(&mut g, "a3a2");
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::Second, EndReason::Repetition))
+    );
+    // Under KJA rules the same moves are just moves.
+    let mut kja = game(
+        Variant::Janggi(JanggiRules::KJA),
+        "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+    );
+    play(&mut kja, "a1a2 e10e9 a2a3 e9e10 a3a2");
+    assert_eq!(kja.outcome(), None);
 }

@@ -80,40 +80,94 @@ impl Game {
         let AnyPosition::Janggi(position) = self.position() else {
             return;
         };
-        let rule = position.rules().repetition;
-        moves.retain(|mv| self.janggi_repetition_allows(position, mv, rule));
+        // Only gungjanggi forbids moves by history. The janggi rule sets follow
+        // Fairy-Stockfish: a repetition never removes a move; it ends the game
+        // (see `janggi_outcome`), so perft and legal-move lists stay history-free.
+        if position.rules().repetition != JanggiRepetition::ThirdOccurrenceIllegal {
+            return;
+        }
+        moves.retain(|mv| {
+            let mut after = position.clone();
+            after.play_unchecked(mv);
+            let key = after.repetition_key();
+            let side = after.side_to_move();
+            // Gungjanggi rule 6: no move may produce a position for the third time.
+            self.positions
+                .iter()
+                .filter(|p| p.repetition_key() == key && p.side_to_move() == side)
+                .count()
+                < 2
+        });
     }
 
-    fn janggi_repetition_allows(
-        &self,
-        position: &JanggiPosition,
-        mv: Move,
-        rule: JanggiRepetition,
-    ) -> bool {
-        let mut after = position.clone();
-        after.play_unchecked(mv);
-        let key = after.repetition_key();
-        let same =
-            |p: &AnyPosition| p.repetition_key() == key && p.side_to_move() == after.side_to_move();
-        // Earlier occurrences of the position the move would create (same side to move).
-        let Some(previous) = self.positions.iter().rposition(same) else {
-            return true;
+    /// Janggi-modern's move-repetition rule, as Fairy-Stockfish judges it: the side that
+    /// just moved loses when it has moved one piece back and forth — the piece arrived on
+    /// a square without capturing, then shuttled between two squares four times (a pass
+    /// may stand in for one of its moves) — while not in check, with no capture in
+    /// between, and the piece is one that can reach the enemy palace.
+    fn janggi_shuttle_loses(&self) -> bool {
+        let plies = self.moves.len();
+        // Own moves of the side that just moved: newest first.
+        let own = |k: usize| -> Option<(Move, usize)> {
+            let index = plies.checked_sub(1 + 2 * k)?;
+            Some((self.moves[index], index))
         };
-        match rule {
-            // Gungjanggi rule 6: no move may produce a position for the third time.
-            JanggiRepetition::ThirdOccurrenceIllegal => {
-                self.positions.iter().filter(|p| same(p)).count() < 2
+        let Some((last, last_index)) = own(0) else {
+            return false;
+        };
+        if last.is_pass() {
+            return false;
+        }
+        let reverse = |mv: Move| Move::new(mv.to, mv.from);
+        let AnyPosition::Janggi(now) = self.position() else {
+            return false;
+        };
+        let piece = now.piece_at(last.to);
+        if matches!(
+            super::xiangqi::kind_of(piece),
+            super::xiangqi::kind::KING | super::xiangqi::kind::ADVISOR
+        ) {
+            return false;
+        }
+        // No capture within the window: the halfmove clock counts plies since one.
+        let quiet = now.halfmove_clock() as usize;
+        let mover_in_check_before = |index: usize| self.in_check[index];
+        // Walk back over the mover's moves: a chain of reversals, then the arrival.
+        let Some((second, second_index)) = own(1) else {
+            return false;
+        };
+        if mover_in_check_before(last_index) || mover_in_check_before(second_index) {
+            return false;
+        }
+        // `reference` is the move the next older one must reverse.
+        let (mut count, mut reference) = if second == reverse(last) {
+            (2, second)
+        } else if second.is_pass() {
+            (1, last)
+        } else {
+            return false;
+        };
+        let mut k = 2;
+        loop {
+            let Some((older, older_index)) = own(k) else {
+                return false;
+            };
+            let span = plies - older_index;
+            if span > quiet || mover_in_check_before(older_index) {
+                return false;
             }
-            JanggiRepetition::MoveRepetitionIllegal => false,
-            JanggiRepetition::PerpetualCheckIllegal => {
-                // Illegal when the mover gave check with every move since `previous`,
-                // this move included.
-                if !after.in_check() {
-                    return true;
+            if count < 4 {
+                if older != reverse(reference) {
+                    return false;
                 }
-                let mover = position.side_to_move();
-                !self.side_checked_throughout(previous, mover)
+                count += 1;
+                reference = older;
+            } else {
+                // The arrival: `older` brought the piece to where the shuttle began.
+                let (previous, _) = own(k - 1).expect("walked past it");
+                return !self.positions[older_index].is_capture(older) && previous.from == older.to;
             }
+            k += 1;
         }
     }
 
@@ -131,7 +185,10 @@ impl Game {
             return Err(IllegalMove::GameOver);
         }
         self.position().check_move(mv)?;
-        if !self.legal_moves().contains(mv) {
+        let mut allowed = MoveList::new();
+        allowed.push(mv);
+        self.filter_history_rules(&mut allowed);
+        if allowed.is_empty() {
             return Err(IllegalMove::ForbiddenRepetition);
         }
         self.push_unchecked(mv);
@@ -229,14 +286,14 @@ impl Game {
         if let Some(outcome) = self.no_moves_outcome(position) {
             return Some(outcome);
         }
+        if position.halfmove_clock() >= XIANGQI_MOVE_LIMIT {
+            return Some(Outcome::draw(EndReason::MoveLimit));
+        }
         if self.occurrences() >= 3 {
             return Some(match self.perpetual_checker() {
                 Some(checker) => Outcome::win(checker.opponent(), EndReason::PerpetualCheck),
                 None => Outcome::draw(EndReason::Repetition),
             });
-        }
-        if position.halfmove_clock() >= XIANGQI_MOVE_LIMIT {
-            return Some(Outcome::draw(EndReason::MoveLimit));
         }
         if position.insufficient_material() {
             return Some(Outcome::draw(EndReason::InsufficientMaterial));
@@ -327,33 +384,31 @@ impl Game {
         if let Some(reason) = position.ended_by() {
             return Some(Self::janggi_scored(position, reason));
         }
-        // In janggi a pass is always possible unless in check: no legal move means checkmate.
-        let moves = {
-            let mut moves = MoveList::new();
-            position.legal_moves(&mut moves);
-            self.filter_history_rules(&mut moves);
-            moves
-        };
-        if moves.is_empty() {
-            let loser = position.side_to_move();
-            let reason = if position.in_check() {
-                EndReason::Checkmate
-            } else {
-                EndReason::Stalemate
-            };
-            return Some(Outcome::win(loser.opponent(), reason));
+        // A pass is legal whenever the side to move is not in check, so no legal move
+        // means checkmate.
+        if let Some(outcome) = self.no_moves_outcome(position) {
+            return Some(outcome);
         }
-        let limit = match position.rules().repetition {
-            JanggiRepetition::PerpetualCheckIllegal => 3,
+        // Fairy-Stockfish's order: the move limit, then repetition.
+        let rules = position.rules();
+        if rules.move_limit > 0 && position.halfmove_clock() >= rules.move_limit {
+            return Some(Self::janggi_scored(position, EndReason::MoveLimit));
+        }
+        if rules.repetition == JanggiRepetition::MoveRepetitionIllegal
+            && self.janggi_shuttle_loses()
+        {
+            let mover = position.side_to_move().opponent();
+            return Some(Outcome::win(mover.opponent(), EndReason::Repetition));
+        }
+        let limit = match rules.repetition {
             JanggiRepetition::MoveRepetitionIllegal => 4,
-            JanggiRepetition::ThirdOccurrenceIllegal => usize::MAX,
+            _ => 3,
         };
         if self.occurrences() >= limit {
-            return Some(Self::janggi_scored(position, EndReason::Repetition));
-        }
-        let move_limit = position.rules().move_limit;
-        if move_limit > 0 && position.halfmove_clock() >= move_limit {
-            return Some(Self::janggi_scored(position, EndReason::MoveLimit));
+            return Some(match self.perpetual_checker() {
+                Some(checker) => Outcome::win(checker.opponent(), EndReason::PerpetualCheck),
+                None => Self::janggi_scored(position, EndReason::Repetition),
+            });
         }
         None
     }

@@ -28,9 +28,12 @@ pub enum BikjangRule {
 /// How repetition is judged (applied by [`super::game::Game`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum JanggiRepetition {
-    /// A move repeating a position by perpetual check is illegal; a threefold repetition ends the game.
+    /// Perpetual check is forbidden: at the third occurrence the checking side loses
+    /// (Fairy-Stockfish's reading: the move stays playable and loses); any other
+    /// threefold repetition ends the game.
     PerpetualCheckIllegal,
-    /// A move that repeats an earlier position is illegal (Kakao style); a fourfold repetition ends the game.
+    /// Kakao style: shuttling one piece back and forth loses (Fairy-Stockfish's
+    /// `moveRepetitionIllegal`); a fourfold repetition ends the game.
     MoveRepetitionIllegal,
     /// Gungjanggi: a move that would produce the same position for the third time is illegal.
     ThirdOccurrenceIllegal,
