@@ -238,3 +238,66 @@ fn janggi_modern_shuttling_loses() {
     play(&mut kja, "a1a2 e10e9 a2a3 e9e10 a3a2");
     assert_eq!(kja.outcome(), None);
 }
+
+// Shogi impasse, 24-point rule (seed 001): both kings have entered the enemy camp.
+//   a . . . . . . . . .
+//   b . . . . K . . . .   Sente's king on 5b, Gote's on 5h
+//   h . . . . k . . . .
+// Sente holds two rooks and 16 minor pieces (26 points), Gote two bishops and 18 pawns
+// (28): both reach 24, a draw. With every piece in Sente's hand Gote has 0 and loses.
+#[test]
+fn shogi_impasse_24_point_rule() {
+    use qipan::rules::game::{ImpasseRefusal, ImpasseRule};
+    let mut even = game(Variant::Shogi, "9/4K4/9/9/9/9/9/4k4/9 b 2R4G4S4N4L2b18p 1");
+    let outcome = even.claim_impasse(ImpasseRule::TwentyFourPoint).unwrap();
+    assert_eq!(outcome.to_string(), "draw by impasse 26 28");
+    let mut lopsided = game(Variant::Shogi, "9/4K4/9/9/9/9/9/4k4/9 b 2R2B4G4S4N4L18P 1");
+    let outcome = lopsided
+        .claim_impasse(ImpasseRule::TwentyFourPoint)
+        .unwrap();
+    assert_eq!(outcome.to_string(), "first wins by impasse 54 0");
+    // Kings not both in the enemy camp: the claim is refused and the game goes on.
+    let mut early = Game::from_variant(Variant::Shogi);
+    assert_eq!(
+        early.claim_impasse(ImpasseRule::TwentyFourPoint),
+        Err(ImpasseRefusal::KingsNotEntered)
+    );
+    assert_eq!(early.outcome(), None);
+}
+
+// Shogi impasse, 27-point (CSA declaration) rule: Sente's king on 5b with twelve
+// pieces in the camp (golds and silvers on rank a, knights on rank c) and a full hand
+// declares and wins; with an empty hand (12 points < 28) the declaration loses.
+#[test]
+fn shogi_impasse_27_point_declaration() {
+    use qipan::rules::game::ImpasseRule;
+    let camp = "GGSS1SSGG/4K4/NN5NN/9/9/9/9/9/4k4";
+    let mut right = game(Variant::Shogi, &format!("{camp} b 2R2B18P4L 1"));
+    let outcome = right.claim_impasse(ImpasseRule::TwentySevenPoint).unwrap();
+    assert_eq!(outcome.winner(), Some(Side::First));
+    let mut wrong = game(Variant::Shogi, &format!("{camp} b - 1"));
+    let outcome = wrong.claim_impasse(ImpasseRule::TwentySevenPoint).unwrap();
+    assert_eq!(outcome.winner(), Some(Side::Second));
+    assert_eq!(outcome.reason(), EndReason::Impasse);
+}
+
+// Shogi sennichite: the fourth occurrence is a draw; with perpetual check the checker loses.
+#[test]
+fn shogi_sennichite() {
+    let mut g = Game::from_variant(Variant::Shogi);
+    for _ in 0..3 {
+        assert_eq!(g.outcome(), None);
+        play(&mut g, "h2g2 b8c8 g2h2 c8b8");
+    }
+    assert_eq!(g.outcome(), Some(Outcome::draw(EndReason::Repetition)));
+    // Sente's rook checks from 9b and 9c while Gote's king walks 5b-5c.
+    let mut g = game(Variant::Shogi, "9/4k4/R8/9/9/9/9/9/4K4 b - 1");
+    let shuffle = "a7a8 e8e7 a8a7 e7e8 ";
+    play(&mut g, &shuffle.repeat(2));
+    assert_eq!(g.outcome(), None, "third occurrence: play on");
+    play(&mut g, shuffle);
+    assert_eq!(
+        g.outcome(),
+        Some(Outcome::win(Side::Second, EndReason::PerpetualCheck))
+    );
+}

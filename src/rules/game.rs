@@ -9,6 +9,38 @@ use super::{EndReason, IllegalMove, Move, MoveList, Outcome, Position, Scores, S
 /// Plies without a capture that draw a xiangqi game (60 moves each).
 pub const XIANGQI_MOVE_LIMIT: u32 = 120;
 
+/// How a shogi impasse (jishogi) claim is judged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ImpasseRule {
+    /// The seed's rule: with both kings in the enemy camp either player may claim; count
+    /// rook and bishop 5, other pieces 1 (board and hand); both ≥ 24 draws, under 24 loses.
+    TwentyFourPoint,
+    /// The CSA declaration rule (27 points for Gote, 28 for Sente, 10 pieces in the camp):
+    /// a correct declaration wins, a wrong one loses.
+    TwentySevenPoint,
+}
+
+/// Why an impasse claim was refused (the game goes on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImpasseRefusal {
+    /// Not a shogi game.
+    NotShogi,
+    /// The game is already over.
+    GameOver,
+    /// 24-point rule: both kings must stand in the enemy camp.
+    KingsNotEntered,
+}
+
+impl std::fmt::Display for ImpasseRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ImpasseRefusal::NotShogi => "impasse is a shogi rule",
+            ImpasseRefusal::GameOver => "the game is over",
+            ImpasseRefusal::KingsNotEntered => "both kings must stand in the enemy camp",
+        })
+    }
+}
+
 /// A game: start position, moves played, and the result once there is one.
 #[derive(Clone, Debug)]
 pub struct Game {
@@ -216,6 +248,58 @@ impl Game {
     /// Ends the game with a result decided off the board.
     pub fn declare(&mut self, outcome: Outcome) {
         self.declared = Some(outcome);
+    }
+
+    /// The side to move claims an impasse in shogi under `rule`; on success the game ends
+    /// with the returned outcome (scores: the points counted, Sente first).
+    pub fn claim_impasse(&mut self, rule: ImpasseRule) -> Result<Outcome, ImpasseRefusal> {
+        if self.outcome().is_some() {
+            return Err(ImpasseRefusal::GameOver);
+        }
+        let AnyPosition::Shogi(position) = self.position() else {
+            return Err(ImpasseRefusal::NotShogi);
+        };
+        let claimant = position.side_to_move();
+        let scores = Scores {
+            first: position.impasse_points(Side::First) as i32,
+            second: position.impasse_points(Side::Second) as i32,
+            halves: false,
+        };
+        let outcome = match rule {
+            ImpasseRule::TwentyFourPoint => {
+                if !position.both_kings_in_enemy_camp() {
+                    return Err(ImpasseRefusal::KingsNotEntered);
+                }
+                // The pieces total 54 points, so at most one side can be under 24.
+                if scores.first >= 24 && scores.second >= 24 {
+                    Outcome::Draw {
+                        reason: EndReason::Impasse,
+                        scores: Some(scores),
+                    }
+                } else {
+                    Outcome::Win {
+                        winner: if scores.first >= 24 {
+                            Side::First
+                        } else {
+                            Side::Second
+                        },
+                        reason: EndReason::Impasse,
+                        scores: Some(scores),
+                    }
+                }
+            }
+            ImpasseRule::TwentySevenPoint => Outcome::Win {
+                winner: if position.declaration_wins(claimant) {
+                    claimant
+                } else {
+                    claimant.opponent()
+                },
+                reason: EndReason::Impasse,
+                scores: Some(scores),
+            },
+        };
+        self.declare(outcome);
+        Ok(outcome)
     }
 
     /// The side to move resigns.
