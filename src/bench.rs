@@ -45,8 +45,8 @@ pub fn cases(quick: bool) -> Vec<BenchCase> {
         ),
         case(
             Variant::Shogi,
-            "ln1g3nl/1r1sk2b1/p1ppppspp/1p4p2/9/2P1P1P2/PPSP1P1PP/1BK2S1R1/LN1G1G1NL[Gg] w - - 0 1",
-            deep - 1,
+            "5g3/l2gk4/r1sp1s1p1/1pp1p1p2/9/2P+b2PP1/1P2PP2+l/2S3KR1/1N2GGS1L[NPbnnlppppp] w - - 0 1",
+            3,
         ),
     ]
 }
