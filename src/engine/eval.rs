@@ -16,6 +16,7 @@ pub const MATE: i32 = 30_000;
 /// Scores beyond this are mate scores.
 pub const MATE_BOUND: i32 = MATE - 1_000;
 /// A game decided without mate (perpetual check lost, KJA points at bikjang or repetition).
+/// The search scores it like a mate at the ply where it happens, as Fairy-Stockfish does.
 pub const DECIDED: i32 = 20_000;
 
 /// How a game treats a position that comes back.

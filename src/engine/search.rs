@@ -248,7 +248,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
                 Verdict::Ends(score) => {
                     self.pv_len[1] = 1;
-                    -score
+                    -decided(score, 1)
                 }
                 Verdict::None => {
                     if index == 0 {
@@ -462,7 +462,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             return 0;
         }
         if let Some(score) = position.position_end() {
-            return score;
+            return decided(score, ply);
         }
         let in_check = *self.checks.last().unwrap_or(&false);
         if ply >= MAX_PLY - 1 {
@@ -587,7 +587,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
                 Verdict::Ends(score) => {
                     self.pv_len[ply + 1] = ply + 1;
-                    -score
+                    -decided(score, ply + 1)
                 }
                 Verdict::None => {
                     let new_depth = depth - 1;
@@ -709,7 +709,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
         if depth > 0 {
             if let Some(score) = position.position_end() {
-                return score;
+                return decided(score, ply);
             }
         }
         if ply >= MAX_PLY - 1 {
@@ -776,6 +776,19 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
         }
         best
+    }
+}
+
+/// A game end the rules decided (a win or loss without mate: perpetual check, KJA points)
+/// scores like a mate at this ply, so the quickest win is preferred; draws stay as they are.
+#[inline]
+fn decided(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED {
+        MATE - ply as i32
+    } else if score <= -DECIDED {
+        -MATE + ply as i32
+    } else {
+        score
     }
 }
 
