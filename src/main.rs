@@ -18,6 +18,8 @@ struct Cli {
 enum Mode {
     /// Speak Fairy-Stockfish's UCI dialect on standard input and output.
     Uci,
+    /// Speak USI (shogi) on standard input and output, for shogi GUIs.
+    Usi,
     /// Measure perft speed per game, next to Fairy-Stockfish when it is installed.
     Bench {
         /// Shallower depths: a few seconds in all.
@@ -54,7 +56,12 @@ fn run(cli: Cli) -> Result<(), String> {
     match cli.command {
         Some(Mode::Uci) => {
             let stdin = std::io::stdin();
-            qipan::protocol::uci::run(&mut stdin.lock(), &mut stdout.lock())
+            qipan::protocol::uci::run(&mut stdin.lock(), std::io::stdout())
+                .map_err(|e| e.to_string())
+        }
+        Some(Mode::Usi) => {
+            let stdin = std::io::stdin();
+            qipan::protocol::usi::run(&mut stdin.lock(), std::io::stdout())
                 .map_err(|e| e.to_string())
         }
         Some(Mode::Bench { quick, no_compare }) => {
@@ -95,6 +102,7 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("qipan {}", env!("CARGO_PKG_VERSION"));
             println!("The terminal board is on its way; meanwhile:");
             println!("  qipan uci      engine protocol (Fairy-Stockfish dialect)");
+            println!("  qipan usi      shogi engine protocol (USI)");
             println!("  qipan bench    perft speed next to Fairy-Stockfish");
             println!("  qipan perft janggi 3");
             for variant in Variant::ALL {

@@ -1,23 +1,119 @@
 //! The CPU opponent: search and evaluation over the rules engine.
 //!
-//! `best_move` is the one entry point the interface and the protocols use; it
-//! runs on the caller's thread and stops as soon as `stop` is set.
+//! [`best_move`] (or [`Engine::search`], which keeps its transposition table
+//! between moves) is the entry point the interface and the protocols use; it
+//! runs on the caller's thread and stops as soon as `stop` is set. The search
+//! itself ([`search`]) is generic over the game and compiled once per game;
+//! [`eval`] holds each game's evaluation and its reading of the rules' endings.
+
+pub mod eval;
+pub mod search;
+pub mod table;
 
 use crate::rules::any::{AnyPosition, PieceKind};
 use crate::rules::game::Game;
-use crate::rules::{Move, MoveList, Position, Side};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::{Duration, Instant};
+use crate::rules::janggi::JanggiPosition;
+use crate::rules::shogi::ShogiPosition;
+use crate::rules::xiangqi::XiangqiPosition;
+use crate::rules::{Move, Position, Side};
+use eval::EngineRules;
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+use table::TranspositionTable;
 
-/// How long or how deep to think.
+/// How long or how deep to think. Every field left at its default imposes no limit;
+/// with no limit at all the search thinks for one second.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Limits {
     /// Stop after this depth.
     pub depth: Option<u32>,
-    /// Stop after about this many nodes.
+    /// Stop after about this many nodes (levels use this, so a level plays alike on any machine).
     pub nodes: Option<u64>,
-    /// Stop after this much time.
+    /// Think exactly this long (the whole of it, unless a mate is found or only one move is legal).
     pub movetime: Option<Duration>,
+    /// The side to move's remaining clock time (a budget per move is worked out from it).
+    pub time_left: Option<Duration>,
+    /// The side to move's increment per move (Fischer).
+    pub increment: Duration,
+    /// Byoyomi: time per move once the main time is used up (shogi, janggi clocks).
+    pub byoyomi: Duration,
+    /// Moves until the next time control, when the clock has one.
+    pub moves_to_go: Option<u32>,
+    /// Think until stopped (`go infinite`).
+    pub infinite: bool,
+    /// Evaluation noise in centipawns: weaker levels misjudge positions the way people do.
+    pub noise: u32,
+    /// Seed of the noise: the same seed and position give the same move.
+    pub seed: u64,
+}
+
+/// The strongest level: full strength, using the whole move time.
+pub const MAX_LEVEL: u8 = 10;
+
+/// Limits for a CPU level from 1 (beginner) to 10 (expert), thinking at most `move_time`.
+///
+/// Levels 1–9 are set by node counts and evaluation noise, so a level plays the same
+/// on a fast or a slow machine; `move_time` only caps them. Level 10 has no node cap
+/// and uses the whole move time.
+pub fn limits_for_level(level: u8, move_time: Duration) -> Limits {
+    let level = level.clamp(1, MAX_LEVEL);
+    // (nodes, noise in centipawns) per level.
+    const TABLE: [(u64, u32); 9] = [
+        (150, 220),
+        (400, 160),
+        (1_000, 120),
+        (2_500, 90),
+        (6_000, 65),
+        (15_000, 45),
+        (40_000, 30),
+        (120_000, 18),
+        (400_000, 8),
+    ];
+    let mut limits = Limits {
+        movetime: Some(move_time),
+        ..Limits::default()
+    };
+    if level < MAX_LEVEL {
+        let (nodes, noise) = TABLE[level as usize - 1];
+        limits.nodes = Some(nodes);
+        limits.noise = noise;
+        limits.seed = 0x51_7C_C1_B7_27_22_0A_95 ^ level as u64;
+    }
+    limits
+}
+
+/// The name of a level for the interface: Korean (입문 … 고수) or English (beginner … expert).
+pub fn level_name(level: u8, korean: bool) -> &'static str {
+    const KOREAN: [&str; 10] = [
+        "입문",
+        "초보",
+        "초급",
+        "하수",
+        "중수",
+        "중상수",
+        "상수",
+        "강자",
+        "준고수",
+        "고수",
+    ];
+    const ENGLISH: [&str; 10] = [
+        "beginner",
+        "novice",
+        "elementary",
+        "casual",
+        "intermediate",
+        "club player",
+        "advanced",
+        "strong",
+        "master",
+        "expert",
+    ];
+    let index = level.clamp(1, MAX_LEVEL) as usize - 1;
+    if korean {
+        KOREAN[index]
+    } else {
+        ENGLISH[index]
+    }
 }
 
 /// A score from the side to move's point of view.
@@ -43,8 +139,6 @@ pub struct SearchInfo {
     /// The best line, first move first.
     pub principal_variation: Vec<Move>,
 }
-
-const MATE: i32 = 1_000_000;
 
 /// Material value of a piece kind, in hundredths of a pawn.
 pub fn piece_value(kind: PieceKind) -> i32 {
@@ -98,65 +192,174 @@ pub fn evaluate(position: &AnyPosition) -> i32 {
     }
 }
 
-struct Searcher<'a> {
-    stop: &'a AtomicBool,
-    limits: Limits,
-    started: Instant,
-    nodes: u64,
-    aborted: bool,
+/// Time kept back from every budget for the protocol and the operating system.
+const TIME_RESERVE: Duration = Duration::from_millis(30);
+
+/// Works out the search plan (soft and hard time, nodes, depth) from the limits.
+fn plan_for(limits: &Limits) -> search::Plan {
+    let mut soft: Option<Duration> = None;
+    let mut hard: Option<Duration> = None;
+    let mut hard_cap = |value: Duration| {
+        hard = Some(hard.map_or(value, |h: Duration| h.min(value)));
+    };
+    if let Some(movetime) = limits.movetime {
+        let margin = (movetime / 20).min(TIME_RESERVE);
+        hard_cap(
+            movetime
+                .saturating_sub(margin)
+                .max(Duration::from_millis(1)),
+        );
+    }
+    if let Some(left) = limits.time_left {
+        let moves_to_go = limits.moves_to_go.unwrap_or(30).clamp(1, 60);
+        let spare = left.saturating_sub(TIME_RESERVE);
+        let byoyomi = limits.byoyomi.saturating_sub(TIME_RESERVE);
+        let base = spare / moves_to_go + limits.increment * 3 / 4;
+        // Never more than a third of the main time (half on the last move before a control).
+        let ceiling = if moves_to_go == 1 {
+            spare / 2
+        } else {
+            spare / 3
+        } + byoyomi;
+        let target = (base + byoyomi).min(ceiling);
+        soft = Some(target);
+        hard_cap(ceiling.min(target * 4).max(Duration::from_millis(5)));
+    }
+    let nothing_given = limits.depth.is_none()
+        && limits.nodes.is_none()
+        && limits.movetime.is_none()
+        && limits.time_left.is_none()
+        && !limits.infinite;
+    if nothing_given {
+        hard_cap(Duration::from_secs(1));
+    }
+    if limits.infinite {
+        soft = None;
+        hard = None;
+    }
+    search::Plan {
+        soft_time: soft,
+        hard_time: hard,
+        node_limit: limits.nodes.unwrap_or(u64::MAX).max(1),
+        depth_limit: limits
+            .depth
+            .map_or(search::MAX_PLY as i32, |d| d.max(1) as i32),
+        noise: limits.noise.min(1_000) as i32,
+        seed: limits.seed,
+    }
 }
 
-impl Searcher<'_> {
-    fn out_of_budget(&mut self) -> bool {
-        if self.aborted {
-            return true;
+/// A CPU player that keeps what it learned (its transposition table) from move to move.
+pub struct Engine {
+    table: TranspositionTable,
+    megabytes: usize,
+}
+
+impl Default for Engine {
+    fn default() -> Self {
+        Engine::new(Engine::DEFAULT_HASH_MEGABYTES)
+    }
+}
+
+impl Engine {
+    /// The transposition table size when nobody sets one.
+    pub const DEFAULT_HASH_MEGABYTES: usize = 16;
+
+    /// An engine with a transposition table of about `megabytes` MB.
+    pub fn new(megabytes: usize) -> Engine {
+        Engine {
+            table: TranspositionTable::new(megabytes),
+            megabytes,
         }
-        if self.nodes.is_multiple_of(1024) {
-            let time_up = self
-                .limits
-                .movetime
-                .is_some_and(|t| self.started.elapsed() >= t);
-            let nodes_up = self.limits.nodes.is_some_and(|n| self.nodes >= n);
-            if time_up || nodes_up || self.stop.load(Ordering::Relaxed) {
-                self.aborted = true;
-            }
-        }
-        self.aborted
     }
 
-    fn negamax(&mut self, game: &mut Game, depth: u32, mut alpha: i32, beta: i32, ply: i32) -> i32 {
-        self.nodes += 1;
-        if let Some(outcome) = game.outcome() {
-            return match outcome.winner() {
-                Some(winner) if winner == game.position().side_to_move() => MATE - ply,
-                Some(_) => -(MATE - ply),
-                None => 0,
-            };
-        }
-        if depth == 0 || self.out_of_budget() {
-            return evaluate(game.position());
-        }
-        let moves = game.legal_moves();
-        let mut best = -MATE;
-        for &mv in moves.iter() {
-            game.push_unchecked(mv);
-            let score = -self.negamax(game, depth - 1, -beta, -alpha, ply + 1);
-            game.undo();
-            if self.aborted {
-                return best.max(score);
-            }
-            best = best.max(score);
-            alpha = alpha.max(score);
-            if alpha >= beta {
-                break;
-            }
-        }
-        best
+    /// The table size in MB.
+    pub fn hash_megabytes(&self) -> usize {
+        self.megabytes
     }
+
+    /// Resizes the transposition table (forgetting its content).
+    pub fn set_hash_megabytes(&mut self, megabytes: usize) {
+        if megabytes != self.megabytes {
+            *self = Engine::new(megabytes);
+        }
+    }
+
+    /// Forgets everything learned (a new game).
+    pub fn clear(&mut self) {
+        self.table.clear();
+    }
+
+    /// Finds a move for the side to move of `game` within `limits`; `report` hears each
+    /// completed depth. Returns `None` only when the game is over (no legal move).
+    pub fn search(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<Move> {
+        let moves = game.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        self.table.new_search();
+        let plan = plan_for(&limits);
+        let root_moves = moves.as_slice();
+        match game.position() {
+            AnyPosition::Xiangqi(p) => run_search::<XiangqiPosition>(
+                p,
+                game,
+                root_moves,
+                plan,
+                &mut self.table,
+                stop,
+                report,
+            ),
+            AnyPosition::Janggi(p) => run_search::<JanggiPosition>(
+                p,
+                game,
+                root_moves,
+                plan,
+                &mut self.table,
+                stop,
+                report,
+            ),
+            AnyPosition::Shogi(p) => run_search::<ShogiPosition>(
+                p,
+                game,
+                root_moves,
+                plan,
+                &mut self.table,
+                stop,
+                report,
+            ),
+        }
+    }
+}
+
+/// Builds the history stack of the game (positions before the root) and runs the search.
+fn run_search<P: EngineRules>(
+    root: &P,
+    game: &Game,
+    root_moves: &[Move],
+    plan: search::Plan,
+    table: &mut TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> Option<Move> {
+    let positions = game.positions();
+    let history: Vec<(u64, bool)> = positions[..positions.len() - 1]
+        .iter()
+        .filter_map(|any| P::from_any(any).map(|p| (p.search_key(), p.in_check())))
+        .collect();
+    let outcome = search::run(root, &history, root_moves, plan, table, stop, report);
+    Some(outcome.best)
 }
 
 /// Finds a move for the side to move of `game` within `limits`; `report` hears each completed depth.
 ///
+/// A fresh engine each call (16 MB table); keep an [`Engine`] to reuse the table between moves.
 /// Returns `None` only when the game is over or there is no legal move.
 pub fn best_move(
     game: &Game,
@@ -164,73 +367,7 @@ pub fn best_move(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> Option<Move> {
-    let moves: MoveList = game.legal_moves();
-    let first = *moves.as_slice().first()?;
-    let mut searcher = Searcher {
-        stop,
-        limits,
-        started: Instant::now(),
-        nodes: 0,
-        aborted: false,
-    };
-    let mut work = game.clone();
-    let mut best = first;
-    let max_depth = limits.depth.unwrap_or(64).max(1);
-    for depth in 1..=max_depth {
-        let mut alpha = -MATE - 1;
-        let mut depth_best = None;
-        // Search the previous best first.
-        let mut ordered: Vec<Move> = moves.iter().copied().collect();
-        if let Some(index) = ordered.iter().position(|&m| m == best) {
-            ordered.swap(0, index);
-        }
-        for mv in ordered {
-            work.push_unchecked(mv);
-            let score = -searcher.negamax(&mut work, depth - 1, -MATE - 1, -alpha, 1);
-            work.undo();
-            if searcher.aborted {
-                break;
-            }
-            if score > alpha {
-                alpha = score;
-                depth_best = Some(mv);
-            }
-        }
-        if searcher.aborted {
-            break;
-        }
-        if let Some(mv) = depth_best {
-            best = mv;
-            let score = if alpha.abs() > MATE - 1000 {
-                let plies = MATE - alpha.abs();
-                Score::Mate(if alpha > 0 {
-                    (plies + 1) / 2
-                } else {
-                    -(plies / 2)
-                })
-            } else {
-                Score::Centipawns(alpha)
-            };
-            report(&SearchInfo {
-                depth,
-                score,
-                nodes: searcher.nodes,
-                elapsed: searcher.started.elapsed(),
-                principal_variation: vec![mv],
-            });
-            if matches!(score, Score::Mate(_)) {
-                break;
-            }
-        }
-        if limits.depth.is_none()
-            && limits.nodes.is_none()
-            && limits.movetime.is_none()
-            && depth >= 4
-        {
-            break;
-        }
-    }
-    Some(best)
+    Engine::default().search(game, limits, stop, report)
 }
 
 #[cfg(test)]

@@ -1,3 +1,303 @@
-//! Text protocols for other programs: UCI in Fairy-Stockfish's dialect.
+//! Text protocols for other programs: UCI in Fairy-Stockfish's dialect, and USI for shogi.
+//!
+//! Both dialects share what is here: parsing `go`, running the search on a worker
+//! thread (so `stop` and `isready` are read while it thinks), and writing `info`
+//! lines from the search's reports.
 
 pub mod uci;
+pub mod usi;
+
+use crate::engine::{limits_for_level, Engine, Limits, Score, SearchInfo, MAX_LEVEL};
+use crate::rules::any::AnyPosition;
+use crate::rules::game::Game;
+use crate::rules::{Move, Position, Side};
+use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+use std::time::Duration;
+
+/// An output shared by the command loop and the search thread.
+pub type SharedOutput = Arc<Mutex<dyn Write + Send>>;
+
+/// A writer into a [`SharedOutput`] that hands over whole lines only, so the lines of
+/// the command loop and of the search thread never interleave mid-line.
+pub struct LineWriter {
+    shared: SharedOutput,
+    pending: Vec<u8>,
+}
+
+impl LineWriter {
+    /// A writer into `shared`.
+    pub fn new(shared: SharedOutput) -> LineWriter {
+        LineWriter {
+            shared,
+            pending: Vec::new(),
+        }
+    }
+}
+
+impl Write for LineWriter {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.pending.extend_from_slice(bytes);
+        if let Some(last) = self.pending.iter().rposition(|&b| b == b'\n') {
+            let rest = self.pending.split_off(last + 1);
+            let lines = std::mem::replace(&mut self.pending, rest);
+            let mut out = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            out.write_all(&lines)?;
+            out.flush()?;
+        }
+        Ok(bytes.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        if !self.pending.is_empty() {
+            let lines = std::mem::take(&mut self.pending);
+            let mut out = self.shared.lock().unwrap_or_else(|e| e.into_inner());
+            out.write_all(&lines)?;
+        }
+        self.shared
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .flush()
+    }
+}
+
+/// Which dialect a search speaks when it reports.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    /// Fairy-Stockfish UCI: moves like `h3e3`, `P@e5`; `bestmove (none)` when there is no move.
+    Uci,
+    /// USI: moves like `7g7f`, `P*5e`; `bestmove resign` when there is no move.
+    Usi,
+}
+
+impl Dialect {
+    /// A move in this dialect's notation.
+    pub fn move_text(self, position: &AnyPosition, mv: Move) -> String {
+        match (self, position) {
+            (Dialect::Usi, AnyPosition::Shogi(p)) => p.move_to_usi(mv),
+            _ => position.move_to_uci(mv),
+        }
+    }
+}
+
+/// The `info` line for a completed depth.
+pub fn info_line(dialect: Dialect, start: &AnyPosition, info: &SearchInfo) -> String {
+    let score = match info.score {
+        Score::Centipawns(cp) => format!("cp {cp}"),
+        Score::Mate(moves) => format!("mate {moves}"),
+    };
+    let millis = info.elapsed.as_millis().max(1) as u64;
+    let nps = info.nodes * 1000 / millis;
+    let mut line = format!(
+        "info depth {} score {} nodes {} nps {} time {} pv",
+        info.depth, score, info.nodes, nps, millis
+    );
+    let mut position = start.clone();
+    for &mv in &info.principal_variation {
+        let mut legal = crate::rules::MoveList::new();
+        position.legal_moves(&mut legal);
+        if !legal.contains(mv) {
+            break;
+        }
+        line.push(' ');
+        line.push_str(&dialect.move_text(&position, mv));
+        position.play_unchecked(mv);
+    }
+    line
+}
+
+/// The words of a `go` command, read into limits. Unknown words are reported, not fatal.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct GoCommand {
+    /// Depth, nodes, move time, infinite.
+    pub limits: Limits,
+    /// `wtime` / `btime` (USI: `btime` is Sente's, `wtime` Gote's), first player first.
+    pub time: [Option<Duration>; 2],
+    /// `winc` / `binc`, first player first.
+    pub increment: [Duration; 2],
+    /// `byoyomi` (USI).
+    pub byoyomi: Duration,
+    /// Problems found while reading, for `info string`.
+    pub problems: Vec<String>,
+}
+
+/// Reads the words after `go` (perft is handled by the caller).
+pub fn parse_go(words: &[&str], dialect: Dialect) -> GoCommand {
+    let mut go = GoCommand::default();
+    // UCI: w = first player (Red, Cho, Sente in FSF); USI: b = Sente = first player.
+    let (first_time, second_time, first_inc, second_inc) = match dialect {
+        Dialect::Uci => ("wtime", "btime", "winc", "binc"),
+        Dialect::Usi => ("btime", "wtime", "binc", "winc"),
+    };
+    let mut index = 0;
+    while index < words.len() {
+        let word = words[index];
+        let number = words.get(index + 1).and_then(|w| w.parse::<i64>().ok());
+        let millis = number.map(|n| Duration::from_millis(n.max(0) as u64));
+        let mut takes_number = true;
+        match word {
+            "infinite" => {
+                go.limits.infinite = true;
+                takes_number = false;
+            }
+            "ponder" => takes_number = false,
+            "depth" => go.limits.depth = number.map(|n| n.clamp(1, 90) as u32),
+            "nodes" => go.limits.nodes = number.map(|n| n.max(1) as u64),
+            "movetime" => go.limits.movetime = millis,
+            "movestogo" => go.limits.moves_to_go = number.map(|n| n.clamp(1, 1000) as u32),
+            "byoyomi" => go.byoyomi = millis.unwrap_or_default(),
+            "mate" => {
+                go.problems
+                    .push("go mate is searched as an ordinary search".to_string());
+            }
+            w if w == first_time => go.time[0] = millis,
+            w if w == second_time => go.time[1] = millis,
+            w if w == first_inc => go.increment[0] = millis.unwrap_or_default(),
+            w if w == second_inc => go.increment[1] = millis.unwrap_or_default(),
+            other => {
+                go.problems
+                    .push(format!("go: ignored unknown word '{other}'"));
+                takes_number = false;
+            }
+        }
+        if takes_number {
+            if number.is_none() {
+                go.problems.push(format!("go: '{word}' needs a number"));
+                index += 1;
+            } else {
+                index += 2;
+            }
+        } else {
+            index += 1;
+        }
+    }
+    go
+}
+
+impl GoCommand {
+    /// The limits for the side to move, with the level's node cap and noise applied.
+    pub fn limits_for(&self, side: Side, level: u8) -> Limits {
+        let mut limits = self.limits;
+        limits.time_left = self.time[side.index()];
+        limits.increment = self.increment[side.index()];
+        limits.byoyomi = self.byoyomi;
+        if limits.time_left.is_none() && self.byoyomi > Duration::ZERO && limits.movetime.is_none()
+        {
+            limits.movetime = Some(self.byoyomi);
+        }
+        if level < MAX_LEVEL {
+            let level_limits = limits_for_level(level, Duration::from_secs(3600));
+            limits.nodes = Some(
+                limits
+                    .nodes
+                    .map_or(level_limits.nodes.unwrap_or(u64::MAX), |n| {
+                        n.min(level_limits.nodes.unwrap_or(u64::MAX))
+                    }),
+            );
+            limits.noise = level_limits.noise;
+            limits.seed = level_limits.seed;
+        }
+        limits
+    }
+}
+
+/// Searches `game` and writes `info` lines and the `bestmove` line to `out`.
+pub fn think(
+    engine: &mut Engine,
+    game: &Game,
+    limits: Limits,
+    stop: &AtomicBool,
+    dialect: Dialect,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let start = game.position().clone();
+    let mut failed = None;
+    let best = engine.search(game, limits, stop, &mut |info| {
+        if let Err(error) = writeln!(out, "{}", info_line(dialect, &start, info)) {
+            failed = Some(error);
+        }
+    });
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    match best {
+        Some(mv) => writeln!(out, "bestmove {}", dialect.move_text(&start, mv))?,
+        None => match dialect {
+            Dialect::Uci => writeln!(out, "bestmove (none)")?,
+            Dialect::Usi => writeln!(out, "bestmove resign")?,
+        },
+    }
+    out.flush()
+}
+
+/// A search running on its own thread.
+pub struct Worker {
+    stop: Arc<AtomicBool>,
+    handle: Option<JoinHandle<()>>,
+    infinite: bool,
+}
+
+impl Worker {
+    /// Starts searching `game` on a new thread; its lines go to `output`.
+    pub fn start(
+        engine: Arc<Mutex<Engine>>,
+        game: Game,
+        limits: Limits,
+        dialect: Dialect,
+        output: SharedOutput,
+    ) -> Worker {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            let mut writer = LineWriter::new(output);
+            // A broken output (the GUI went away) ends the search quietly.
+            let _ = think(&mut engine, &game, limits, &flag, dialect, &mut writer);
+        });
+        Worker {
+            stop,
+            handle: Some(handle),
+            infinite: limits.infinite,
+        }
+    }
+
+    /// Asks the search to stop at once (it still writes its `bestmove`).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// True while the search thread runs.
+    pub fn is_running(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// Waits for the search to end (an infinite search is stopped first, or this would never return).
+    pub fn finish(&mut self) {
+        if self.infinite {
+            self.stop();
+        }
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// Reads a `Skill Level`-style option value into a level 1–10.
+pub fn parse_level(value: &str) -> Option<u8> {
+    value
+        .trim()
+        .parse::<i64>()
+        .ok()
+        .map(|n| n.clamp(1, MAX_LEVEL as i64) as u8)
+}

@@ -1,18 +1,29 @@
 //! `qipan uci`: Fairy-Stockfish's UCI dialect, so tools that drive
-//! Fairy-Stockfish can drive qipan (variants, positions, perft, `d`).
+//! Fairy-Stockfish can drive qipan (variants, positions, searching, perft, `d`).
 //!
 //! Input and output are plain `BufRead`/`Write`, so tests feed it bytes.
 //! Bad input never stops the engine: it answers `info string error: …`.
+//! `go` searches on a worker thread when the session has a shared output
+//! ([`run`] sets one up), so `stop` and `isready` are answered while it thinks.
 
+use super::{parse_go, parse_level, think, Dialect, SharedOutput, Worker};
+use crate::engine::{Engine, MAX_LEVEL};
 use crate::rules::any::Variant;
 use crate::rules::game::Game;
 use crate::rules::Position;
 use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
 
 /// The engine's state between commands.
 pub struct UciSession {
     variant: Variant,
     game: Game,
+    engine: Arc<Mutex<Engine>>,
+    level: u8,
+    /// Where a background search writes; without it `go` searches before returning.
+    output: Option<SharedOutput>,
+    worker: Option<Worker>,
 }
 
 impl Default for UciSession {
@@ -37,7 +48,39 @@ impl UciSession {
         UciSession {
             variant,
             game: Game::from_variant(variant),
+            engine: Arc::new(Mutex::new(Engine::default())),
+            level: MAX_LEVEL,
+            output: None,
+            worker: None,
         }
+    }
+
+    /// A session whose searches run on a worker thread writing to `output`.
+    pub fn with_output(output: SharedOutput) -> UciSession {
+        UciSession {
+            output: Some(output),
+            ..UciSession::new()
+        }
+    }
+
+    /// Waits for a running search to end (stopping it first if it is infinite).
+    pub fn finish_search(&mut self) {
+        if let Some(mut worker) = self.worker.take() {
+            worker.finish();
+        }
+    }
+
+    /// Stops a running search at once and waits for its `bestmove`.
+    pub fn stop_search(&mut self) {
+        if let Some(mut worker) = self.worker.take() {
+            worker.stop();
+            worker.finish();
+        }
+    }
+
+    /// True while a search runs.
+    pub fn searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_running)
     }
 
     /// The game as set by the last `position` command.
@@ -54,6 +97,11 @@ impl UciSession {
         };
         let rest: Vec<&str> = words.collect();
         match command {
+            "isready" | "stop" | "quit" => {}
+            // Everything else waits for the current search to finish.
+            _ => self.finish_search(),
+        }
+        match command {
             "uci" => {
                 writeln!(out, "id name qipan {}", env!("CARGO_PKG_VERSION"))?;
                 writeln!(out, "id author the qipan developers")?;
@@ -66,16 +114,35 @@ impl UciSession {
                     write!(out, " var {}", variant.protocol_name())?;
                 }
                 writeln!(out)?;
+                writeln!(
+                    out,
+                    "option name Hash type spin default {} min 1 max 4096",
+                    Engine::DEFAULT_HASH_MEGABYTES
+                )?;
+                writeln!(
+                    out,
+                    "option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+                )?;
                 writeln!(out, "uciok")?;
             }
             "isready" => writeln!(out, "readyok")?,
-            "ucinewgame" => self.game = Game::from_variant(self.variant),
+            "ucinewgame" => {
+                self.game = Game::from_variant(self.variant);
+                self.engine
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clear();
+            }
             "setoption" => self.set_option(&rest, out)?,
             "position" => self.set_position(&rest, out)?,
             "go" => self.go(&rest, out)?,
             "d" => self.display(out)?,
-            "quit" => return Ok(Flow::Quit),
-            "stop" | "ponderhit" | "debug" | "register" => {}
+            "quit" => {
+                self.stop_search();
+                return Ok(Flow::Quit);
+            }
+            "stop" => self.stop_search(),
+            "ponderhit" | "debug" | "register" => {}
             other => writeln!(out, "info string error: unknown command '{other}'")?,
         }
         Ok(Flow::Continue)
@@ -104,9 +171,35 @@ impl UciSession {
                     writeln!(out, "info string error: unknown variant '{value}'")?;
                 }
             }
-        } else if !["Hash", "Threads", "Ponder", "MultiPV", "Skill Level"]
-            .iter()
-            .any(|known| known.eq_ignore_ascii_case(name))
+        } else if name.eq_ignore_ascii_case("Hash") {
+            match value.and_then(|v| v.parse::<usize>().ok()) {
+                Some(megabytes) if (1..=4096).contains(&megabytes) => self
+                    .engine
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .set_hash_megabytes(megabytes),
+                _ => writeln!(
+                    out,
+                    "info string error: Hash needs a size from 1 to 4096 MB"
+                )?,
+            }
+        } else if name.eq_ignore_ascii_case("Skill Level") {
+            match value.and_then(parse_level) {
+                Some(level) => self.level = level,
+                None => writeln!(
+                    out,
+                    "info string error: Skill Level needs a number from 1 to 10"
+                )?,
+            }
+        } else if ![
+            "Threads",
+            "Ponder",
+            "MultiPV",
+            "UCI_Chess960",
+            "UCI_AnalyseMode",
+        ]
+        .iter()
+        .any(|known| known.eq_ignore_ascii_case(name))
         {
             writeln!(out, "info string error: unknown option '{name}'")?;
         }
@@ -185,10 +278,33 @@ impl UciSession {
                 writeln!(out, "Nodes searched: {total}")?;
             }
             _ => {
-                writeln!(
-                    out,
-                    "info string error: only 'go perft N' is supported in this version"
-                )?;
+                let go = parse_go(words, Dialect::Uci);
+                for problem in &go.problems {
+                    writeln!(out, "info string error: {problem}")?;
+                }
+                let limits = go.limits_for(self.game.position().side_to_move(), self.level);
+                match &self.output {
+                    Some(output) => {
+                        self.worker = Some(Worker::start(
+                            self.engine.clone(),
+                            self.game.clone(),
+                            limits,
+                            Dialect::Uci,
+                            output.clone(),
+                        ));
+                    }
+                    None => {
+                        // No shared output: search here (an infinite search gets a time limit).
+                        let mut limits = limits;
+                        if limits.infinite {
+                            limits.infinite = false;
+                            limits.movetime = Some(std::time::Duration::from_secs(1));
+                        }
+                        let stop = AtomicBool::new(false);
+                        let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
+                        think(&mut engine, &self.game, limits, &stop, Dialect::Uci, out)?;
+                    }
+                }
             }
         }
         Ok(())
@@ -241,9 +357,13 @@ impl UciSession {
     }
 }
 
-/// Runs the UCI loop until `quit` or the end of input.
-pub fn run(input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> {
-    let mut session = UciSession::new();
+/// Runs the UCI loop until `quit` or the end of input; searches run on a worker thread.
+///
+/// At the end of input a running search is allowed to finish (an infinite one is stopped).
+pub fn run<W: Write + Send + 'static>(input: &mut dyn BufRead, out: W) -> std::io::Result<()> {
+    let shared: SharedOutput = Arc::new(Mutex::new(out));
+    let mut session = UciSession::with_output(shared.clone());
+    let mut writer = super::LineWriter::new(shared);
     let mut bytes = Vec::new();
     loop {
         bytes.clear();
@@ -251,11 +371,12 @@ pub fn run(input: &mut dyn BufRead, out: &mut dyn Write) -> std::io::Result<()> 
             break;
         }
         let line = String::from_utf8_lossy(&bytes);
-        let flow = session.handle(&line, out)?;
-        out.flush()?;
+        let flow = session.handle(&line, &mut writer)?;
+        writer.flush()?;
         if flow == Flow::Quit {
             break;
         }
     }
-    Ok(())
+    session.finish_search();
+    writer.flush()
 }

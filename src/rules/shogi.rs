@@ -810,6 +810,14 @@ impl ShogiPosition {
         !mv.is_drop() && self.piece_at(mv.to) != 0
     }
 
+    /// Hands the turn to the other side without moving: not a shogi move, but the
+    /// CPU's null-move pruning asks "what if I could pass?" to prove a position good.
+    pub fn play_null_move(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::SECOND_TO_MOVE;
+        self.ply = self.ply.saturating_add(1);
+    }
+
     #[inline(always)]
     fn all_occupied(&self) -> u128 {
         self.occupied[0] | self.occupied[1]

@@ -604,6 +604,14 @@ impl XiangqiPosition {
     pub fn is_capture(&self, mv: Move) -> bool {
         self.board[mv.to as usize] != 0
     }
+
+    /// Hands the turn to the other side without moving: not a xiangqi move, but the
+    /// CPU's null-move pruning asks "what if I could pass?" to prove a position good.
+    pub fn play_null_move(&mut self) {
+        self.side = self.side.opponent();
+        self.hash ^= zobrist::SECOND_TO_MOVE;
+        self.halfmove += 1;
+    }
 }
 
 impl Position for XiangqiPosition {

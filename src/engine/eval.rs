@@ -1,0 +1,621 @@
+//! What the search needs to know about each game, beyond the rules' `Position` trait:
+//! the static evaluation, piece values for move ordering, the position-level game
+//! ends, how repetition is judged, and a null move.
+//!
+//! Every answer about legality and game end comes from the rules engine; this
+//! module only translates the rules' verdicts into search scores.
+
+use crate::rules::any::AnyPosition;
+use crate::rules::janggi::{JanggiPosition, JanggiRepetition};
+use crate::rules::shogi::{self, ShogiPosition};
+use crate::rules::xiangqi::{self, kind, XiangqiPosition};
+use crate::rules::{Move, MoveList, Position, Side};
+
+/// Scores at or beyond this size are mates (`MATE - plies`).
+pub const MATE: i32 = 30_000;
+/// Scores beyond this are mate scores.
+pub const MATE_BOUND: i32 = MATE - 1_000;
+/// A game decided without mate (perpetual check lost, KJA points at bikjang or repetition).
+/// The search scores it like a mate at the ply where it happens, as Fairy-Stockfish does.
+pub const DECIDED: i32 = 20_000;
+
+/// How a game treats a position that comes back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RepetitionRule {
+    /// Xiangqi, shogi: the repetition ends the game at `threshold` occurrences; a side that
+    /// checked on every move of the cycle loses, otherwise it is a draw.
+    Judged {
+        /// Occurrences that end the game (3 in xiangqi, 4 in shogi).
+        threshold: usize,
+    },
+    /// Janggi (KJA, traditional, casual): a move repeating a position by perpetual check is
+    /// illegal; otherwise `threshold` occurrences end the game (scored by the position).
+    PerpetualCheckIllegal {
+        /// Occurrences that end the game.
+        threshold: usize,
+    },
+    /// Janggi modern: any move that repeats an earlier position is illegal.
+    AnyRepeatIllegal,
+}
+
+/// The game-specific knowledge the generic search uses. One implementation per game,
+/// so the search is monomorphised and the hot paths never dispatch.
+pub trait EngineRules: Position + Send + Sync + 'static {
+    /// The concrete position inside an [`AnyPosition`], when it is of this game.
+    fn from_any(any: &AnyPosition) -> Option<&Self>;
+    /// Static evaluation in centipawns from the side to move's point of view.
+    fn evaluate(&self) -> i32;
+    /// The key for the transposition table and repetition: the zobrist hash plus any
+    /// state the hash leaves out.
+    fn search_key(&self) -> u64 {
+        self.hash()
+    }
+    /// Ordering value of the piece a move takes (0 for a quiet move).
+    fn victim_value(&self, mv: Move) -> i32;
+    /// Ordering value of the piece that moves.
+    fn attacker_value(&self, mv: Move) -> i32;
+    /// True for moves the quiescence search looks at (captures; shogi also promotions of
+    /// rooks and bishops).
+    fn is_tactical(&self, mv: Move) -> bool;
+    /// A game end that this position alone decides (beyond having no legal move), as a
+    /// score for the side to move: move limits, insufficient material, janggi's accepted
+    /// bikjang and double pass.
+    fn position_end(&self) -> Option<i32>;
+    /// How a repeated position is judged.
+    fn repetition_rule(&self) -> RepetitionRule;
+    /// The score of a drawn-looking end for the side to move (janggi KJA rules decide it by
+    /// points; 0 everywhere else).
+    fn drawn_end_value(&self) -> i32 {
+        0
+    }
+    /// The position after the side to move passes, when null-move pruning may try it.
+    fn null_move(&self) -> Option<Self>;
+    /// True when the side to move has enough pieces that a zugzwang is unlikely.
+    fn null_move_safe(&self) -> bool;
+}
+
+// ---------------------------------------------------------------------------
+// Xiangqi
+// ---------------------------------------------------------------------------
+
+/// Xiangqi values in centipawns by kind: R 9, C 4.5, H 4, A 2, E 2, P 1 (2 after crossing).
+const XIANGQI_VALUES: [i32; 8] = [0, 0, 200, 200, 400, 900, 450, 100];
+
+/// Distance from the centre file (0 on the e-file, 4 on the edges).
+#[inline]
+fn off_centre(file: u8) -> i32 {
+    (file as i32 - 4).abs()
+}
+
+/// Squares a chariot reaches along its four rays on a 9×10 board (mobility).
+#[inline]
+fn rook_mobility(board: &[u8; 90], square: u8) -> i32 {
+    let file = (square % 9) as i32;
+    let rank = (square / 9) as i32;
+    let mut count = 0;
+    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        let (mut f, mut r) = (file + df, rank + dr);
+        while (0..9).contains(&f) && (0..10).contains(&r) {
+            count += 1;
+            if board[(r * 9 + f) as usize] != 0 {
+                break;
+            }
+            f += df;
+            r += dr;
+        }
+    }
+    count
+}
+
+/// A piece-square-and-material value for one xiangqi piece, from its owner's point of view.
+#[inline]
+fn xiangqi_piece_value(board: &[u8; 90], square: u8, piece_kind: u8, side: Side) -> i32 {
+    let file = square % 9;
+    let rank = square / 9;
+    // Rank counted from the owner's back rank.
+    let forward = if side == Side::First { rank } else { 9 - rank } as i32;
+    let centre = 4 - off_centre(file);
+    match piece_kind {
+        kind::KING => {
+            // A general that has left its back rank is exposed.
+            -12 * forward
+        }
+        kind::ADVISOR | kind::ELEPHANT => {
+            XIANGQI_VALUES[piece_kind as usize] + if file == 4 { 8 } else { 0 }
+        }
+        kind::HORSE => {
+            let advance = match forward {
+                0 => -25,
+                1 => -10,
+                2..=3 => 0,
+                4..=7 => 18,
+                _ => 6,
+            };
+            400 + 7 * centre + advance
+        }
+        kind::CHARIOT => 860 + 5 * rook_mobility(board, square) + if forward >= 5 { 10 } else { 0 },
+        kind::CANNON => {
+            let central = if file == 4 { 15 } else { 0 };
+            let back = if forward <= 2 { 5 } else { 0 };
+            450 + central + back
+        }
+        _ => {
+            if forward >= 5 {
+                // Crossed: worth two, more near the enemy palace, less on the last rank.
+                let advance = match forward {
+                    5 => 0,
+                    6 => 25,
+                    7 => 35,
+                    8 => 25,
+                    _ => -60,
+                };
+                200 + advance + 8 * centre
+            } else if forward == 4 && file == 4 {
+                110
+            } else {
+                100
+            }
+        }
+    }
+}
+
+impl EngineRules for XiangqiPosition {
+    fn from_any(any: &AnyPosition) -> Option<&Self> {
+        match any {
+            AnyPosition::Xiangqi(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        let board = self.board();
+        let mut score = [0i32; 2];
+        let mut defenders = [0i32; 2];
+        let mut attackers = [0i32; 2];
+        for square in 0..90u8 {
+            let code = board[square as usize];
+            if code == 0 {
+                continue;
+            }
+            let side = xiangqi::owner(code);
+            let piece_kind = xiangqi::kind_of(code);
+            let index = side.index();
+            score[index] += xiangqi_piece_value(board, square, piece_kind, side);
+            match piece_kind {
+                kind::ADVISOR | kind::ELEPHANT => defenders[index] += 1,
+                kind::CHARIOT => attackers[index] += 2,
+                kind::HORSE | kind::CANNON => attackers[index] += 1,
+                _ => {}
+            }
+        }
+        // King safety: missing advisors and elephants hurt more the more attackers remain.
+        for side in 0..2 {
+            let missing = 4 - defenders[side].min(4);
+            score[side] -= missing * attackers[1 - side] * 6;
+        }
+        let first = score[0] - score[1];
+        if self.side_to_move() == Side::First {
+            first + 10
+        } else {
+            -first + 10
+        }
+    }
+
+    fn victim_value(&self, mv: Move) -> i32 {
+        let code = self.piece_at(mv.to);
+        if code == 0 {
+            0
+        } else {
+            XIANGQI_VALUES[xiangqi::kind_of(code) as usize].max(100)
+        }
+    }
+
+    fn attacker_value(&self, mv: Move) -> i32 {
+        let piece_kind = xiangqi::kind_of(self.piece_at(mv.from));
+        if piece_kind == kind::KING {
+            1000
+        } else {
+            XIANGQI_VALUES[piece_kind as usize]
+        }
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.is_capture(mv)
+    }
+
+    fn position_end(&self) -> Option<i32> {
+        // The rules' own tests: the 120-ply limit and material that cannot cross the river.
+        if self.halfmove_clock() >= crate::rules::game::XIANGQI_MOVE_LIMIT
+            || self.insufficient_material()
+        {
+            Some(0)
+        } else {
+            None
+        }
+    }
+
+    fn repetition_rule(&self) -> RepetitionRule {
+        RepetitionRule::Judged { threshold: 3 }
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        let mut next = self.clone();
+        next.play_null_move();
+        Some(next)
+    }
+
+    fn null_move_safe(&self) -> bool {
+        let side = self.side_to_move();
+        self.board().iter().any(|&code| {
+            code != 0
+                && xiangqi::owner(code) == side
+                && matches!(
+                    xiangqi::kind_of(code),
+                    kind::CHARIOT | kind::HORSE | kind::CANNON
+                )
+        })
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Janggi
+// ---------------------------------------------------------------------------
+
+/// Janggi values in centipawns by kind (KJA points × 100: C 13, P 7, H 5, E 3, A 3, S 2).
+const JANGGI_VALUES: [i32; 8] = [0, 0, 300, 300, 500, 1300, 700, 200];
+
+impl EngineRules for JanggiPosition {
+    fn from_any(any: &AnyPosition) -> Option<&Self> {
+        match any {
+            AnyPosition::Janggi(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        let board = self.board();
+        let mut score = [0i32; 2];
+        let mut pieces = 0;
+        let mut advisors_near_king = [0i32; 2];
+        let mut attackers = [0i32; 2];
+        let kings = [
+            self.king_square(Side::First),
+            self.king_square(Side::Second),
+        ];
+        for square in 0..90u8 {
+            let code = board[square as usize];
+            if code == 0 {
+                continue;
+            }
+            pieces += 1;
+            let side = xiangqi::owner(code);
+            let index = side.index();
+            let piece_kind = xiangqi::kind_of(code);
+            let file = square % 9;
+            let rank = square / 9;
+            let forward = if side == Side::First { rank } else { 9 - rank } as i32;
+            let centre = 4 - off_centre(file);
+            let value = match piece_kind {
+                kind::KING => {
+                    // The general belongs in the palace centre or behind it.
+                    if square == 13 || square == 76 {
+                        10
+                    } else {
+                        0
+                    }
+                }
+                kind::ADVISOR => {
+                    let king = kings[index];
+                    let near = (file as i32 - (king % 9) as i32).abs() <= 1
+                        && (rank as i32 - (king / 9) as i32).abs() <= 1;
+                    if near {
+                        advisors_near_king[index] += 1;
+                    }
+                    300
+                }
+                kind::ELEPHANT => 300 + 4 * centre,
+                kind::HORSE => {
+                    attackers[index] += 1;
+                    500 + 6 * centre + if (3..=6).contains(&forward) { 12 } else { 0 }
+                }
+                kind::CHARIOT => {
+                    attackers[index] += 2;
+                    1240 + 4 * rook_mobility(board, square)
+                }
+                kind::CANNON => {
+                    attackers[index] += 1;
+                    700
+                }
+                _ => {
+                    // Soldiers: advancing toward the enemy palace, better near the centre.
+                    let advance = match forward {
+                        0..=3 => 0,
+                        4 => 10,
+                        5 => 20,
+                        6 => 35,
+                        7 | 8 => 45,
+                        _ => 10,
+                    };
+                    200 + advance + 3 * centre
+                }
+            };
+            score[index] += value;
+        }
+        // Cannons need screens: they fade as the board empties.
+        for square in 0..90u8 {
+            let code = board[square as usize];
+            if code != 0 && xiangqi::kind_of(code) == kind::CANNON {
+                let fade = (32 - pieces).max(0) * 6;
+                score[xiangqi::owner(code).index()] -= fade;
+            }
+        }
+        for side in 0..2 {
+            let missing = 2 - advisors_near_king[side].min(2);
+            score[side] -= missing * attackers[1 - side] * 8;
+        }
+        // Han's 1.5 points (덤) count in every scored ending.
+        if self.rules().scoring {
+            score[1] += 150;
+        }
+        let first = score[0] - score[1];
+        if self.side_to_move() == Side::First {
+            first + 10
+        } else {
+            -first + 10
+        }
+    }
+
+    fn search_key(&self) -> u64 {
+        // After a pass, a second pass ends the game: a different situation for the same board.
+        if self.previous_move_was_pass() {
+            self.hash() ^ 0x5bd1_e995_8c3f_27a1
+        } else {
+            self.hash()
+        }
+    }
+
+    fn victim_value(&self, mv: Move) -> i32 {
+        if mv.is_pass() {
+            return 0;
+        }
+        let code = self.piece_at(mv.to);
+        if code == 0 {
+            0
+        } else {
+            JANGGI_VALUES[xiangqi::kind_of(code) as usize].max(100)
+        }
+    }
+
+    fn attacker_value(&self, mv: Move) -> i32 {
+        let piece_kind = xiangqi::kind_of(self.piece_at(mv.from));
+        if piece_kind == kind::KING {
+            1500
+        } else {
+            JANGGI_VALUES[piece_kind as usize]
+        }
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        self.is_capture(mv)
+    }
+
+    fn position_end(&self) -> Option<i32> {
+        if self.ended_by().is_some() {
+            return Some(self.drawn_end_value());
+        }
+        let limit = self.rules().move_limit;
+        if limit > 0 && self.halfmove_clock() >= limit {
+            return Some(self.drawn_end_value());
+        }
+        None
+    }
+
+    fn repetition_rule(&self) -> RepetitionRule {
+        match self.rules().repetition {
+            JanggiRepetition::PerpetualCheckIllegal => {
+                RepetitionRule::PerpetualCheckIllegal { threshold: 3 }
+            }
+            JanggiRepetition::MoveRepetitionIllegal => RepetitionRule::AnyRepeatIllegal,
+        }
+    }
+
+    fn drawn_end_value(&self) -> i32 {
+        if !self.rules().scoring {
+            return 0;
+        }
+        // The rules' KJA points (Han's 1.5 included) decide: no ties are possible.
+        let scores = self.scores();
+        let first_wins = scores.first > scores.second;
+        let side_wins = first_wins == (self.side_to_move() == Side::First);
+        if side_wins {
+            DECIDED
+        } else {
+            -DECIDED
+        }
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        // Janggi has a real pass: null-move pruning plays it, so no zugzwang can fool it.
+        if self.previous_move_was_pass() || self.bikjang_pending() || !self.can_pass() {
+            return None;
+        }
+        let mut next = self.clone();
+        next.play_unchecked(self.pass_move());
+        Some(next)
+    }
+
+    fn null_move_safe(&self) -> bool {
+        true
+    }
+}
+
+// ---------------------------------------------------------------------------
+// Shogi
+// ---------------------------------------------------------------------------
+
+/// Shogi board values by kind number (1 pawn … 14 dragon).
+const SHOGI_BOARD_VALUES: [i32; 15] = [
+    0, 90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395,
+];
+/// Values of pieces in hand (a little more: a piece in hand can go anywhere).
+const SHOGI_HAND_VALUES: [i32; 8] = [0, 105, 350, 450, 560, 620, 950, 1100];
+
+/// Chebyshev distance between two squares of a 9-file board.
+#[inline]
+fn distance(a: u8, b: u8) -> i32 {
+    let file = ((a % 9) as i32 - (b % 9) as i32).abs();
+    let rank = ((a / 9) as i32 - (b / 9) as i32).abs();
+    file.max(rank)
+}
+
+impl EngineRules for ShogiPosition {
+    fn from_any(any: &AnyPosition) -> Option<&Self> {
+        match any {
+            AnyPosition::Shogi(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    fn evaluate(&self) -> i32 {
+        let board = self.board();
+        let kings = [
+            self.king_square(Side::First),
+            self.king_square(Side::Second),
+        ];
+        let mut score = [0i32; 2];
+        // Pressure on each king: enemy pieces near it, weighted.
+        let mut pressure = [0i32; 2];
+        let mut shelter = [0i32; 2];
+        for square in 0..81u8 {
+            let code = board[square as usize];
+            if code == 0 {
+                continue;
+            }
+            let side = shogi::owner(code);
+            let index = side.index();
+            let piece_kind = shogi::kind_of(code);
+            let rank = square / 9;
+            // Ranks counted from the owner's side (0 = own back rank).
+            let forward = if side == Side::First { rank } else { 8 - rank } as i32;
+            let mut value = SHOGI_BOARD_VALUES[piece_kind as usize];
+            match piece_kind {
+                shogi::kind::PAWN => value += 4 * forward,
+                shogi::kind::KING => {
+                    // Early on the king hides on its back ranks, off the centre file.
+                    value += if forward <= 1 { 20 } else { -15 * forward };
+                }
+                _ => {}
+            }
+            score[index] += value;
+            if piece_kind == shogi::kind::KING {
+                continue;
+            }
+            let own_king_distance = distance(square, kings[index]);
+            let enemy_king_distance = distance(square, kings[1 - index]);
+            if own_king_distance <= 2 {
+                shelter[index] += match piece_kind {
+                    shogi::kind::GOLD
+                    | shogi::kind::SILVER
+                    | shogi::kind::PROMOTED_PAWN
+                    | shogi::kind::PROMOTED_SILVER => 3,
+                    shogi::kind::PAWN | shogi::kind::KNIGHT | shogi::kind::LANCE => 1,
+                    _ => 1,
+                };
+            }
+            if enemy_king_distance <= 2 {
+                pressure[1 - index] += match piece_kind {
+                    shogi::kind::HORSE | shogi::kind::DRAGON => 5,
+                    shogi::kind::ROOK | shogi::kind::BISHOP => 3,
+                    shogi::kind::PAWN => 1,
+                    _ => 2,
+                };
+            }
+        }
+        let mut hand_strength = [0i32; 2];
+        for side in [Side::First, Side::Second] {
+            for hand_kind in shogi::HAND_KINDS {
+                let count = self.hand_count(side, hand_kind) as i32;
+                score[side.index()] += count * SHOGI_HAND_VALUES[hand_kind as usize];
+                hand_strength[side.index()] += count
+                    * match hand_kind {
+                        shogi::kind::ROOK | shogi::kind::BISHOP => 3,
+                        shogi::kind::PAWN => 1,
+                        _ => 2,
+                    };
+            }
+        }
+        for side in 0..2 {
+            let shelter = shelter[side].min(10);
+            // Pieces in the attacker's hand threaten a thinly covered king.
+            let threat = pressure[side] * 3 + hand_strength[1 - side];
+            score[side] += shelter * 12 - threat * (14 - shelter).max(4);
+        }
+        let first = score[0] - score[1];
+        if self.side_to_move() == Side::First {
+            first + 20
+        } else {
+            -first + 20
+        }
+    }
+
+    fn victim_value(&self, mv: Move) -> i32 {
+        if mv.is_drop() {
+            return 0;
+        }
+        let code = self.piece_at(mv.to);
+        if code == 0 {
+            0
+        } else {
+            SHOGI_BOARD_VALUES[shogi::kind_of(code) as usize].max(100)
+        }
+    }
+
+    fn attacker_value(&self, mv: Move) -> i32 {
+        if mv.is_drop() {
+            return SHOGI_HAND_VALUES[(mv.from & 7) as usize];
+        }
+        let piece_kind = shogi::kind_of(self.piece_at(mv.from));
+        if piece_kind == shogi::kind::KING {
+            2000
+        } else {
+            SHOGI_BOARD_VALUES[piece_kind as usize]
+        }
+    }
+
+    fn is_tactical(&self, mv: Move) -> bool {
+        if self.is_capture(mv) {
+            return true;
+        }
+        // Promoting a rook or bishop is worth a look even without a capture.
+        mv.is_promotion()
+            && matches!(
+                shogi::kind_of(self.piece_at(mv.from)),
+                shogi::kind::ROOK | shogi::kind::BISHOP
+            )
+    }
+
+    fn position_end(&self) -> Option<i32> {
+        None
+    }
+
+    fn repetition_rule(&self) -> RepetitionRule {
+        RepetitionRule::Judged { threshold: 4 }
+    }
+
+    fn null_move(&self) -> Option<Self> {
+        let mut next = self.clone();
+        next.play_null_move();
+        Some(next)
+    }
+
+    fn null_move_safe(&self) -> bool {
+        // Shogi has no zugzwang worth the name while pieces can be dropped.
+        true
+    }
+}
+
+/// Appends the moves the quiescence search considers.
+pub fn tactical_moves<P: EngineRules>(position: &P, moves: &mut MoveList) {
+    position.legal_moves(moves);
+    moves.retain(|mv| position.is_tactical(mv));
+}

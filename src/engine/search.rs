@@ -1,0 +1,813 @@
+//! The search, generic over [`EngineRules`] and so compiled once per game:
+//! iterative deepening, principal-variation alpha-beta with a transposition
+//! table, quiescence search, check extensions, null-move pruning, late-move
+//! reductions, killer and history move ordering, and repetition judged from a
+//! light stack of position keys (game history first, then the search path).
+
+use super::eval::{tactical_moves, EngineRules, RepetitionRule, DECIDED, MATE, MATE_BOUND};
+use super::table::{score_from_table, Bound, TranspositionTable};
+use super::{Score, SearchInfo};
+use crate::rules::{Move, MoveList, MAX_MOVES};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// The deepest the search path may grow (plies from the root, extensions included).
+pub const MAX_PLY: usize = 96;
+/// A bound beyond every score.
+const INFINITY: i32 = 31_000;
+/// History table entries per side: every from×to pair plus drops (kind × square).
+const HISTORY_SIZE: usize = 90 * 90 + 8 * 90;
+
+/// How far one search may go, worked out from the caller's limits.
+#[derive(Clone, Copy, Debug)]
+pub struct Plan {
+    /// Do not start another iteration once this much time has passed (adjusted for easy and hard moves).
+    pub soft_time: Option<Duration>,
+    /// Abort the search at this time, whatever it is doing.
+    pub hard_time: Option<Duration>,
+    /// Abort after this many nodes.
+    pub node_limit: u64,
+    /// The last depth to search.
+    pub depth_limit: i32,
+    /// Evaluation noise in centipawns (weaker levels), 0 for none.
+    pub noise: i32,
+    /// Seed of the evaluation noise: the same seed plays the same game.
+    pub seed: u64,
+}
+
+/// What a repeated position means for the move that produced it.
+enum Verdict {
+    /// Not a repetition the rules care about (yet).
+    None,
+    /// The rules forbid the move (janggi).
+    Illegal,
+    /// The game ends: the score for the side to move in the repeated position.
+    Ends(i32),
+}
+
+/// One search's working state.
+struct Searcher<'a, P: EngineRules> {
+    table: &'a mut TranspositionTable,
+    stop: &'a AtomicBool,
+    plan: Plan,
+    started: Instant,
+    hard_deadline: Option<Instant>,
+    nodes: u64,
+    aborted: bool,
+    /// Search key of every position from the game's start to the current node.
+    keys: Vec<u64>,
+    /// `checks[i]`: the side to move in position `i` is in check (the move to it gave check).
+    checks: Vec<bool>,
+    /// `nulls[i]`: position `i` was reached by a null move (repetition scans stop there).
+    nulls: Vec<bool>,
+    /// Index in `keys` of the root position.
+    root_index: usize,
+    rule: RepetitionRule,
+    killers: Vec<[Move; 2]>,
+    history: Vec<i32>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: [usize; MAX_PLY + 2],
+    _game: std::marker::PhantomData<P>,
+}
+
+/// The final answer of a search.
+pub struct Outcome {
+    /// The move to play.
+    pub best: Move,
+    /// Nodes searched.
+    pub nodes: u64,
+}
+
+/// Runs the iterative-deepening search from `root`.
+///
+/// `history` holds the (key, in-check) pairs of the game's positions before the root;
+/// `root_moves` are the legal moves with the history-aware rules applied (never empty).
+#[allow(clippy::too_many_arguments)]
+pub fn run<P: EngineRules>(
+    root: &P,
+    history: &[(u64, bool)],
+    root_moves: &[Move],
+    plan: Plan,
+    table: &mut TranspositionTable,
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> Outcome {
+    let started = Instant::now();
+    let mut searcher = Searcher::<P> {
+        table,
+        stop,
+        plan,
+        started,
+        hard_deadline: plan.hard_time.map(|t| started + t),
+        nodes: 0,
+        aborted: false,
+        keys: history.iter().map(|h| h.0).collect(),
+        checks: history.iter().map(|h| h.1).collect(),
+        nulls: vec![false; history.len()],
+        root_index: history.len(),
+        rule: root.repetition_rule(),
+        killers: vec![[Move::default(); 2]; MAX_PLY + 2],
+        history: vec![0; 2 * HISTORY_SIZE],
+        pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
+        pv_len: [0; MAX_PLY + 2],
+        _game: std::marker::PhantomData,
+    };
+    searcher.push(root.search_key(), root.in_check(), false);
+    searcher.iterate(root, root_moves, report)
+}
+
+impl<P: EngineRules> Searcher<'_, P> {
+    fn iterate(
+        &mut self,
+        root: &P,
+        root_moves: &[Move],
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Outcome {
+        let mut moves: Vec<Move> = root_moves.to_vec();
+        // Start from the stored best move, if the table knows one.
+        if let Some(entry) = self.table.probe(root.search_key()) {
+            if let Some(index) = moves.iter().position(|&m| m == entry.best) {
+                moves[..=index].rotate_right(1);
+            }
+        }
+        let mut best = moves[0];
+        let mut best_score: i32 = 0;
+        let mut stable_iterations = 0;
+        let mut previous_score = None;
+        let max_depth = self.plan.depth_limit.clamp(1, MAX_PLY as i32 - 8);
+        for depth in 1..=max_depth {
+            let mut delta = 35;
+            let (mut alpha, mut beta) = if depth >= 5 && best_score.abs() < MATE_BOUND {
+                (best_score - delta, best_score + delta)
+            } else {
+                (-INFINITY, INFINITY)
+            };
+            let mut iteration_best: Option<(Move, i32)>;
+            loop {
+                iteration_best = self.search_root(root, &mut moves, depth, alpha, beta);
+                if self.aborted {
+                    break;
+                }
+                let score = iteration_best.map_or(-INFINITY, |b| b.1);
+                if score <= alpha && alpha > -INFINITY {
+                    alpha = (score - delta).max(-INFINITY);
+                    beta = (alpha + beta) / 2;
+                } else if score >= beta && beta < INFINITY {
+                    beta = (score + delta).min(INFINITY);
+                } else {
+                    break;
+                }
+                delta *= 2;
+                if delta > 600 {
+                    alpha = -INFINITY;
+                    beta = INFINITY;
+                }
+            }
+            if let Some((mv, score)) = iteration_best {
+                // An aborted iteration still found this move better by a complete search.
+                if mv != best {
+                    stable_iterations = 0;
+                } else {
+                    stable_iterations += 1;
+                }
+                best = mv;
+                best_score = score;
+                if let Some(index) = moves.iter().position(|&m| m == mv) {
+                    moves[..=index].rotate_right(1);
+                }
+            }
+            if self.aborted {
+                break;
+            }
+            let elapsed = self.started.elapsed();
+            let principal_variation = self.pv[0][..self.pv_len[0]].to_vec();
+            report(&SearchInfo {
+                depth: depth as u32,
+                score: to_score(best_score),
+                nodes: self.nodes,
+                elapsed,
+                principal_variation: if principal_variation.first() == Some(&best) {
+                    principal_variation
+                } else {
+                    vec![best]
+                },
+            });
+            if best_score.abs() > MATE_BOUND && depth > MATE - best_score.abs() + 2 {
+                break; // A mate found and confirmed by a deeper search.
+            }
+            if moves.len() == 1 && self.plan.soft_time.is_some() {
+                break; // Easy move: the only legal move.
+            }
+            if let Some(soft) = self.plan.soft_time {
+                let mut budget = soft.as_secs_f64();
+                if stable_iterations >= 4 {
+                    budget *= 0.5; // Easy move: the same best move for several depths.
+                }
+                if let Some(previous) = previous_score {
+                    if best_score < previous - 40 {
+                        budget *= 2.0; // Panic: the score is falling, think longer.
+                    }
+                }
+                if let Some(hard) = self.plan.hard_time {
+                    budget = budget.min(hard.as_secs_f64());
+                }
+                // The next depth costs a few times this one: do not start what cannot finish.
+                if elapsed.as_secs_f64() > budget * 0.55 {
+                    break;
+                }
+            }
+            previous_score = Some(best_score);
+        }
+        Outcome {
+            best,
+            nodes: self.nodes,
+        }
+    }
+
+    /// Searches every root move; returns the best move and score that beat `alpha`.
+    fn search_root(
+        &mut self,
+        root: &P,
+        moves: &mut [Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> Option<(Move, i32)> {
+        let mut best: Option<(Move, i32)> = None;
+        let mut best_score = -INFINITY;
+        self.pv_len[0] = 0;
+        for (index, &mv) in moves.iter().enumerate() {
+            let mut child = root.clone();
+            child.play_unchecked(mv);
+            let gives_check = child.in_check();
+            self.push(child.search_key(), gives_check, false);
+            let score = match self.repetition_verdict(&child) {
+                Verdict::Illegal => {
+                    self.pop();
+                    continue;
+                }
+                Verdict::Ends(score) => {
+                    self.pv_len[1] = 1;
+                    -decided(score, 1)
+                }
+                Verdict::None => {
+                    if index == 0 {
+                        -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
+                    } else {
+                        let mut score =
+                            -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, false);
+                        if score > alpha && score < beta && !self.aborted {
+                            score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
+                        }
+                        score
+                    }
+                }
+            };
+            self.pop();
+            if self.aborted {
+                break;
+            }
+            if score > best_score {
+                best_score = score;
+                if score > alpha || best.is_none() {
+                    best = Some((mv, score));
+                    self.update_pv(0, mv);
+                }
+                if score > alpha {
+                    alpha = score;
+                }
+                if score >= beta {
+                    break;
+                }
+            }
+        }
+        if let Some((mv, score)) = best {
+            let bound = if score >= beta {
+                Bound::Lower
+            } else {
+                Bound::Exact
+            };
+            self.table
+                .store(root.search_key(), mv, score, depth, bound, 0);
+        }
+        best
+    }
+
+    #[inline]
+    fn push(&mut self, key: u64, in_check: bool, null: bool) {
+        self.keys.push(key);
+        self.checks.push(in_check);
+        self.nulls.push(null);
+    }
+
+    #[inline]
+    fn pop(&mut self) {
+        self.keys.pop();
+        self.checks.pop();
+        self.nulls.pop();
+    }
+
+    /// Counts a node and says whether the search must stop now.
+    #[inline]
+    fn out_of_budget(&mut self) -> bool {
+        self.nodes += 1;
+        if self.nodes >= self.plan.node_limit {
+            self.aborted = true;
+        }
+        if self.nodes & 1023 == 0 {
+            if self.stop.load(Ordering::Relaxed) {
+                self.aborted = true;
+            }
+            if let Some(deadline) = self.hard_deadline {
+                if Instant::now() >= deadline {
+                    self.aborted = true;
+                }
+            }
+        }
+        self.aborted
+    }
+
+    /// Judges the position just pushed (`child`) against the earlier positions with the same key.
+    fn repetition_verdict(&self, child: &P) -> Verdict {
+        let now = self.keys.len() - 1;
+        let key = self.keys[now];
+        // Positions before the last capture cannot come back (the material differs).
+        let window = child.halfmove_clock() as usize;
+        let mut index = now;
+        let mut occurrences = 1;
+        let mut latest = None;
+        while index >= 2 && now - (index - 2) <= window {
+            if self.nulls[index] || self.nulls[index - 1] {
+                break;
+            }
+            index -= 2;
+            if self.keys[index] == key {
+                occurrences += 1;
+                latest.get_or_insert(index);
+            }
+        }
+        let Some(latest) = latest else {
+            return Verdict::None;
+        };
+        // Who gave check with every move of the cycle: the side that just moved (even
+        // distance from now) and the side to move now (odd distance).
+        let mut mover_checked = true;
+        let mut other_checked = true;
+        for position in latest + 1..=now {
+            if (now - position).is_multiple_of(2) {
+                mover_checked &= self.checks[position];
+            } else {
+                other_checked &= self.checks[position];
+            }
+        }
+        let in_search = latest >= self.root_index;
+        match self.rule {
+            RepetitionRule::AnyRepeatIllegal => Verdict::Illegal,
+            RepetitionRule::PerpetualCheckIllegal { threshold } => {
+                if self.checks[now] && mover_checked {
+                    Verdict::Illegal
+                } else if in_search || occurrences >= threshold {
+                    Verdict::Ends(child.drawn_end_value())
+                } else {
+                    Verdict::None
+                }
+            }
+            RepetitionRule::Judged { threshold } => {
+                if !(in_search || occurrences >= threshold) {
+                    return Verdict::None;
+                }
+                Verdict::Ends(match (mover_checked, other_checked) {
+                    // The side that checked throughout loses the repetition.
+                    (true, false) => DECIDED,
+                    (false, true) => -DECIDED,
+                    _ => 0,
+                })
+            }
+        }
+    }
+
+    /// The static evaluation plus the level's noise (the same for a position every time).
+    #[inline]
+    fn static_eval(&self, position: &P) -> i32 {
+        let mut value = position.evaluate();
+        if self.plan.noise > 0 {
+            let mixed = (position.search_key() ^ self.plan.seed)
+                .wrapping_mul(0x9E37_79B9_7F4A_7C15)
+                .rotate_left(29)
+                .wrapping_mul(0xBF58_476D_1CE4_E5B9);
+            let span = 2 * self.plan.noise as u64 + 1;
+            value += (mixed >> 20) as i64 as i32 % span as i32 - self.plan.noise;
+        }
+        value.clamp(-DECIDED + 1, DECIDED - 1)
+    }
+
+    fn update_pv(&mut self, ply: usize, mv: Move) {
+        self.pv[ply][ply] = mv;
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        for index in ply + 1..child_len {
+            self.pv[ply][index] = self.pv[ply + 1][index];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    fn history_index(&self, position: &P, mv: Move) -> usize {
+        let base = if mv.is_drop() {
+            90 * 90 + (mv.from as usize & 7) * 90 + mv.to as usize
+        } else {
+            mv.from as usize * 90 + mv.to as usize
+        };
+        base.min(HISTORY_SIZE - 1) + position.side_to_move().index() * HISTORY_SIZE
+    }
+
+    /// Orders moves: hash move, captures by victim then attacker, promotions, killers, history.
+    fn score_moves(
+        &self,
+        position: &P,
+        moves: &MoveList,
+        hash_move: Option<Move>,
+        ply: usize,
+        scores: &mut [i32],
+    ) {
+        for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
+            *slot = if Some(mv) == hash_move {
+                1 << 30
+            } else {
+                let victim = position.victim_value(mv);
+                if victim > 0 {
+                    (1 << 28) + victim * 64 - position.attacker_value(mv)
+                } else if mv.is_promotion() {
+                    1 << 27
+                } else if self.killers[ply][0] == mv {
+                    1 << 26
+                } else if self.killers[ply][1] == mv {
+                    (1 << 26) - 1
+                } else {
+                    self.history[self.history_index(position, mv)]
+                }
+            };
+        }
+    }
+
+    fn negamax(
+        &mut self,
+        position: &P,
+        mut depth: i32,
+        mut alpha: i32,
+        mut beta: i32,
+        ply: usize,
+        pv_node: bool,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if let Some(score) = position.position_end() {
+            return decided(score, ply);
+        }
+        let in_check = *self.checks.last().unwrap_or(&false);
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval(position);
+        }
+        // Mate-distance pruning: no score here can beat a mate found nearer the root.
+        alpha = alpha.max(-MATE + ply as i32);
+        beta = beta.min(MATE - ply as i32 - 1);
+        if alpha >= beta {
+            return alpha;
+        }
+        if in_check {
+            depth += 1;
+        }
+        if depth <= 0 {
+            return self.quiescence(position, alpha, beta, ply, 0);
+        }
+        let key = position.search_key();
+        let mut hash_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            if entry.best != Move::default() {
+                hash_move = Some(entry.best);
+            }
+            if !pv_node && entry.depth as i32 >= depth {
+                let score = score_from_table(entry.score as i32, ply as i32);
+                match entry.bound {
+                    Bound::Exact => return score,
+                    Bound::Lower if score >= beta => return score,
+                    Bound::Upper if score <= alpha => return score,
+                    _ => {}
+                }
+            }
+        }
+        let static_eval = if in_check {
+            -INFINITY
+        } else {
+            self.static_eval(position)
+        };
+        let quiet_window = beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
+        // Reverse futility: far above beta near the leaves, a quiet move will not fall below it.
+        if !pv_node && !in_check && depth <= 3 && quiet_window && static_eval - 110 * depth >= beta
+        {
+            return static_eval;
+        }
+        // Null move: if passing still beats beta, a real move surely does.
+        let after_null = *self.nulls.last().unwrap_or(&false);
+        if !pv_node
+            && !in_check
+            && !after_null
+            && depth >= 3
+            && quiet_window
+            && static_eval >= beta
+            && position.null_move_safe()
+        {
+            if let Some(child) = position.null_move() {
+                let reduction = 3 + depth / 5;
+                self.push(child.search_key(), false, true);
+                let score = -self.negamax(
+                    &child,
+                    depth - 1 - reduction,
+                    -beta,
+                    -beta + 1,
+                    ply + 1,
+                    false,
+                );
+                self.pop();
+                if self.aborted {
+                    return 0;
+                }
+                if score >= beta {
+                    return if score >= MATE_BOUND { beta } else { score };
+                }
+            }
+        }
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        if moves.is_empty() {
+            // Checkmate or stalemate: in xiangqi, janggi and shogi both lose.
+            return -MATE + ply as i32;
+        }
+        let mut scores = [0i32; MAX_MOVES];
+        self.score_moves(position, &moves, hash_move, ply, &mut scores[..moves.len()]);
+        let original_alpha = alpha;
+        let mut best_score = -INFINITY;
+        let mut best_move = Move::default();
+        let mut searched = 0;
+        let mut quiets_tried: [Move; 64] = [Move::default(); 64];
+        let mut quiet_count = 0;
+        let count = moves.len();
+        let list = moves.as_mut_slice();
+        for index in 0..count {
+            // Selection sort step: bring the best-scored remaining move forward.
+            let mut pick = index;
+            for other in index + 1..count {
+                if scores[other] > scores[pick] {
+                    pick = other;
+                }
+            }
+            list.swap(index, pick);
+            scores.swap(index, pick);
+            let mv = list[index];
+            let tactical = position.is_tactical(mv) || mv.is_promotion();
+            let is_killer = self.killers[ply].contains(&mv);
+            // Late-move pruning: at the last plies, quiet moves far down the list rarely matter.
+            if !pv_node
+                && !in_check
+                && !tactical
+                && depth <= 3
+                && searched >= 6 + 5 * depth as usize
+                && best_score > -MATE_BOUND
+            {
+                continue;
+            }
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let gives_check = child.in_check();
+            self.push(child.search_key(), gives_check, false);
+            let score = match self.repetition_verdict(&child) {
+                Verdict::Illegal => {
+                    self.pop();
+                    continue;
+                }
+                Verdict::Ends(score) => {
+                    self.pv_len[ply + 1] = ply + 1;
+                    -decided(score, ply + 1)
+                }
+                Verdict::None => {
+                    let new_depth = depth - 1;
+                    if searched == 0 {
+                        -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                    } else {
+                        let mut reduction = 0;
+                        if depth >= 3 && searched >= 3 && !tactical && !in_check && !gives_check {
+                            reduction = lmr(depth, searched);
+                            if pv_node {
+                                reduction -= 1;
+                            }
+                            if is_killer {
+                                reduction -= 1;
+                            }
+                            reduction = reduction.clamp(0, new_depth - 1);
+                        }
+                        let mut score = -self.negamax(
+                            &child,
+                            new_depth - reduction,
+                            -alpha - 1,
+                            -alpha,
+                            ply + 1,
+                            false,
+                        );
+                        if score > alpha && reduction > 0 && !self.aborted {
+                            score = -self.negamax(
+                                &child,
+                                new_depth,
+                                -alpha - 1,
+                                -alpha,
+                                ply + 1,
+                                false,
+                            );
+                        }
+                        if score > alpha && score < beta && pv_node && !self.aborted {
+                            score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
+                        }
+                        score
+                    }
+                }
+            };
+            self.pop();
+            if self.aborted {
+                return 0;
+            }
+            searched += 1;
+            if score > best_score {
+                best_score = score;
+                best_move = mv;
+                if score > alpha {
+                    alpha = score;
+                    if pv_node {
+                        self.update_pv(ply, mv);
+                    }
+                    if score >= beta {
+                        if !tactical {
+                            self.reward_quiet(
+                                position,
+                                mv,
+                                ply,
+                                depth,
+                                &quiets_tried[..quiet_count],
+                            );
+                        }
+                        break;
+                    }
+                }
+            }
+            if !tactical && quiet_count < quiets_tried.len() {
+                quiets_tried[quiet_count] = mv;
+                quiet_count += 1;
+            }
+        }
+        if searched == 0 {
+            // Every move was forbidden by the repetition rules: no legal move is left.
+            return -MATE + ply as i32;
+        }
+        let bound = if best_score >= beta {
+            Bound::Lower
+        } else if best_score > original_alpha {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.table
+            .store(key, best_move, best_score, depth, bound, ply as i32);
+        best_score
+    }
+
+    /// Killer and history bonuses for a quiet move that refuted, maluses for those tried before it.
+    fn reward_quiet(&mut self, position: &P, mv: Move, ply: usize, depth: i32, tried: &[Move]) {
+        if self.killers[ply][0] != mv {
+            self.killers[ply][1] = self.killers[ply][0];
+            self.killers[ply][0] = mv;
+        }
+        let bonus = (depth * depth).min(400);
+        let index = self.history_index(position, mv);
+        let entry = &mut self.history[index];
+        *entry += bonus - *entry * bonus / 16_384;
+        for &other in tried {
+            let index = self.history_index(position, other);
+            let entry = &mut self.history[index];
+            *entry -= bonus + *entry * bonus / 16_384;
+        }
+    }
+
+    fn quiescence(
+        &mut self,
+        position: &P,
+        mut alpha: i32,
+        beta: i32,
+        ply: usize,
+        depth: i32,
+    ) -> i32 {
+        self.pv_len[ply] = ply;
+        if self.out_of_budget() {
+            return 0;
+        }
+        if depth > 0 {
+            if let Some(score) = position.position_end() {
+                return decided(score, ply);
+            }
+        }
+        if ply >= MAX_PLY - 1 {
+            return self.static_eval(position);
+        }
+        let in_check = if depth == 0 {
+            *self.checks.last().unwrap_or(&false)
+        } else {
+            position.in_check()
+        };
+        let mut moves = MoveList::new();
+        let mut best;
+        if in_check && depth < 4 {
+            // Evasions: every legal move, no standing pat.
+            position.legal_moves(&mut moves);
+            if moves.is_empty() {
+                return -MATE + ply as i32;
+            }
+            best = -INFINITY;
+        } else {
+            best = self.static_eval(position);
+            if best >= beta {
+                return best;
+            }
+            alpha = alpha.max(best);
+            tactical_moves(position, &mut moves);
+        }
+        let mut scores = [0i32; MAX_MOVES];
+        self.score_moves(position, &moves, None, ply, &mut scores[..moves.len()]);
+        let count = moves.len();
+        let stand_pat = best;
+        let list = moves.as_mut_slice();
+        for index in 0..count {
+            let mut pick = index;
+            for other in index + 1..count {
+                if scores[other] > scores[pick] {
+                    pick = other;
+                }
+            }
+            list.swap(index, pick);
+            scores.swap(index, pick);
+            let mv = list[index];
+            // Delta pruning: even winning this piece cannot lift the score to alpha.
+            if stand_pat > -INFINITY
+                && !mv.is_promotion()
+                && stand_pat + position.victim_value(mv) + 200 < alpha
+            {
+                continue;
+            }
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, depth + 1);
+            if self.aborted {
+                return 0;
+            }
+            if score > best {
+                best = score;
+                if score > alpha {
+                    alpha = score;
+                    if score >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        best
+    }
+}
+
+/// A game end the rules decided (a win or loss without mate: perpetual check, KJA points)
+/// scores like a mate at this ply, so the quickest win is preferred; draws stay as they are.
+#[inline]
+fn decided(score: i32, ply: usize) -> i32 {
+    if score >= DECIDED {
+        MATE - ply as i32
+    } else if score <= -DECIDED {
+        -MATE + ply as i32
+    } else {
+        score
+    }
+}
+
+/// Late-move reduction in plies for a quiet move searched `searched`-th at `depth`.
+#[inline]
+fn lmr(depth: i32, searched: usize) -> i32 {
+    let value = 0.5 + (depth as f64).ln() * (searched as f64).ln() / 2.25;
+    value as i32
+}
+
+/// Converts an internal score to the protocol form (mates in moves, not plies).
+pub fn to_score(score: i32) -> Score {
+    if score > MATE_BOUND {
+        let plies = MATE - score;
+        Score::Mate((plies + 1) / 2)
+    } else if score < -MATE_BOUND {
+        let plies = MATE + score;
+        Score::Mate(-(plies / 2))
+    } else {
+        Score::Centipawns(score)
+    }
+}

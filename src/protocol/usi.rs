@@ -1,0 +1,263 @@
+//! `qipan usi`: the USI protocol, so qipan plays shogi inside shogi GUIs
+//! (ShogiGUI, Shogidokoro, …) and against other USI engines.
+//!
+//! Input and output are plain `BufRead`/`Write`, so tests feed it bytes.
+//! Bad input never stops the engine: it answers `info string error: …`.
+
+use super::{parse_go, parse_level, think, Dialect, LineWriter, SharedOutput, Worker};
+use crate::engine::{Engine, MAX_LEVEL};
+use crate::rules::any::AnyPosition;
+use crate::rules::game::Game;
+use crate::rules::shogi::ShogiPosition;
+use crate::rules::Position;
+use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
+use std::sync::{Arc, Mutex};
+
+pub use super::uci::Flow;
+
+/// The engine's state between USI commands.
+pub struct UsiSession {
+    game: Game,
+    engine: Arc<Mutex<Engine>>,
+    level: u8,
+    output: Option<SharedOutput>,
+    worker: Option<Worker>,
+}
+
+impl Default for UsiSession {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl UsiSession {
+    /// A session on the shogi start position; `go` searches before returning.
+    pub fn new() -> UsiSession {
+        UsiSession {
+            game: Game::new(AnyPosition::Shogi(ShogiPosition::start())),
+            engine: Arc::new(Mutex::new(Engine::default())),
+            level: MAX_LEVEL,
+            output: None,
+            worker: None,
+        }
+    }
+
+    /// A session whose searches run on a worker thread writing to `output`.
+    pub fn with_output(output: SharedOutput) -> UsiSession {
+        UsiSession {
+            output: Some(output),
+            ..UsiSession::new()
+        }
+    }
+
+    /// The game as set by the last `position` command.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Waits for a running search to end (stopping it first if it is infinite).
+    pub fn finish_search(&mut self) {
+        if let Some(mut worker) = self.worker.take() {
+            worker.finish();
+        }
+    }
+
+    /// Stops a running search at once and waits for its `bestmove`.
+    pub fn stop_search(&mut self) {
+        if let Some(mut worker) = self.worker.take() {
+            worker.stop();
+            worker.finish();
+        }
+    }
+
+    /// Handles one command line, writing replies to `out`.
+    pub fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
+        let mut words = line.split_whitespace();
+        let Some(command) = words.next() else {
+            return Ok(Flow::Continue);
+        };
+        let rest: Vec<&str> = words.collect();
+        match command {
+            "isready" | "stop" | "quit" | "gameover" => {}
+            _ => self.finish_search(),
+        }
+        match command {
+            "usi" => {
+                writeln!(out, "id name qipan {}", env!("CARGO_PKG_VERSION"))?;
+                writeln!(out, "id author the qipan developers")?;
+                writeln!(
+                    out,
+                    "option name USI_Hash type spin default {} min 1 max 4096",
+                    Engine::DEFAULT_HASH_MEGABYTES
+                )?;
+                writeln!(
+                    out,
+                    "option name Skill_Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
+                )?;
+                writeln!(out, "usiok")?;
+            }
+            "isready" => writeln!(out, "readyok")?,
+            "usinewgame" => {
+                self.game = Game::new(AnyPosition::Shogi(ShogiPosition::start()));
+                self.engine
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .clear();
+            }
+            "setoption" => self.set_option(&rest, out)?,
+            "position" => self.set_position(&rest, out)?,
+            "go" => self.go(&rest, out)?,
+            "stop" => self.stop_search(),
+            "gameover" => self.stop_search(),
+            "ponderhit" => {}
+            "quit" => {
+                self.stop_search();
+                return Ok(Flow::Quit);
+            }
+            other => writeln!(out, "info string error: unknown command '{other}'")?,
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn set_option(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
+        let text = words.join(" ");
+        let Some(after_name) = text.strip_prefix("name ") else {
+            return writeln!(out, "info string error: setoption needs 'name'");
+        };
+        let (name, value) = match after_name.split_once(" value ") {
+            Some((name, value)) => (name.trim(), Some(value.trim())),
+            None => (after_name.trim(), None),
+        };
+        match name {
+            "USI_Hash" | "Hash" => match value.and_then(|v| v.parse::<usize>().ok()) {
+                Some(megabytes) if (1..=4096).contains(&megabytes) => self
+                    .engine
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .set_hash_megabytes(megabytes),
+                _ => writeln!(
+                    out,
+                    "info string error: USI_Hash needs a size from 1 to 4096 MB"
+                )?,
+            },
+            "Skill_Level" | "Skill Level" => match value.and_then(parse_level) {
+                Some(level) => self.level = level,
+                None => writeln!(
+                    out,
+                    "info string error: Skill_Level needs a number from 1 to 10"
+                )?,
+            },
+            "USI_Ponder" | "USI_OwnBook" | "USI_MultiPV" => {}
+            other => writeln!(out, "info string error: unknown option '{other}'")?,
+        }
+        Ok(())
+    }
+
+    fn set_position(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
+        let moves_at = words.iter().position(|w| *w == "moves");
+        let (setup, moves) = match moves_at {
+            Some(index) => (&words[..index], &words[index + 1..]),
+            None => (words, &[][..]),
+        };
+        let start = match setup.first().copied() {
+            Some("startpos") => ShogiPosition::start(),
+            Some("sfen") => {
+                let sfen = setup[1..].join(" ");
+                match ShogiPosition::from_sfen(&sfen) {
+                    Ok(position) => position,
+                    Err(error) => {
+                        return writeln!(out, "info string error: bad sfen '{sfen}': {error}");
+                    }
+                }
+            }
+            _ => {
+                return writeln!(
+                    out,
+                    "info string error: position needs 'startpos' or 'sfen <sfen>'"
+                );
+            }
+        };
+        let mut game = Game::new(AnyPosition::Shogi(start));
+        for text in moves {
+            let AnyPosition::Shogi(position) = game.position() else {
+                break;
+            };
+            let Some(mv) = position.parse_usi(text) else {
+                writeln!(
+                    out,
+                    "info string error: cannot read move '{text}'; position kept before it"
+                )?;
+                break;
+            };
+            if let Err(why) = game.play(mv) {
+                writeln!(
+                    out,
+                    "info string error: illegal move '{text}': {why}; position kept before it"
+                )?;
+                break;
+            }
+        }
+        self.game = game;
+        Ok(())
+    }
+
+    fn go(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
+        let go = parse_go(words, Dialect::Usi);
+        for problem in &go.problems {
+            writeln!(out, "info string error: {problem}")?;
+        }
+        let side = self.game.position().side_to_move();
+        if let AnyPosition::Shogi(position) = self.game.position() {
+            if self.game.outcome().is_none() && position.declaration_wins(side) {
+                // The CSA 27-point declaration: announce the win instead of moving.
+                return writeln!(out, "bestmove win");
+            }
+        }
+        let limits = go.limits_for(side, self.level);
+        match &self.output {
+            Some(output) => {
+                self.worker = Some(Worker::start(
+                    self.engine.clone(),
+                    self.game.clone(),
+                    limits,
+                    Dialect::Usi,
+                    output.clone(),
+                ));
+            }
+            None => {
+                let mut limits = limits;
+                if limits.infinite {
+                    limits.infinite = false;
+                    limits.movetime = Some(std::time::Duration::from_secs(1));
+                }
+                let stop = AtomicBool::new(false);
+                let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
+                think(&mut engine, &self.game, limits, &stop, Dialect::Usi, out)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Runs the USI loop until `quit` or the end of input; searches run on a worker thread.
+pub fn run<W: Write + Send + 'static>(input: &mut dyn BufRead, out: W) -> std::io::Result<()> {
+    let shared: SharedOutput = Arc::new(Mutex::new(out));
+    let mut session = UsiSession::with_output(shared.clone());
+    let mut writer = LineWriter::new(shared);
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        let flow = session.handle(&line, &mut writer)?;
+        writer.flush()?;
+        if flow == Flow::Quit {
+            break;
+        }
+    }
+    session.finish_search();
+    writer.flush()
+}

@@ -1,0 +1,493 @@
+//! The CPU: mates found at fixed depth, legal moves only, stop honoured at once,
+//! repetition and janggi scoring read from the rules.
+
+use qipan::engine::{best_move, limits_for_level, Engine, Limits, Score, SearchInfo};
+use qipan::rules::any::Variant;
+use qipan::rules::game::Game;
+use qipan::rules::{MoveList, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Mate-in-N positions (side to move mates), each found by the Debian `fairy-stockfish`
+/// (`go depth 11` reports `score mate N`; its best move is the last field) with
+/// `tools/gen_mates.py`. Janggi mates include palace-diagonal mates; shogi mates
+/// include drop mates (`S@h8`, `G@d8`, `L@a3`, …).
+const MATES: &[(&str, &str, i32, &str)] = &[
+    (
+        "xiangqi",
+        "3nak3/9/9/9/9/9/5P3/9/C7R/5K3 w - - 0 1",
+        2,
+        "a2f2",
+    ),
+    (
+        "xiangqi",
+        "9/4a4/5kp2/7P1/9/9/6R2/9/2R6/4K4 w - - 0 1",
+        1,
+        "g4f4",
+    ),
+    (
+        "xiangqi",
+        "2p6/3k5/9/9/9/9/3C5/1RN6/5K3/7c1 w - - 0 1",
+        2,
+        "c3d5",
+    ),
+    (
+        "xiangqi",
+        "2a2k3/Pp7/8R/9/2C6/9/9/4K4/9/9 w - - 0 1",
+        1,
+        "i8f8",
+    ),
+    (
+        "xiangqi",
+        "9/C3Pa3/5k3/9/2R6/9/9/3K5/4p4/9 w - - 0 1",
+        2,
+        "d3e3",
+    ),
+    (
+        "xiangqi",
+        "5k3/9/3a5/9/C8/P8/9/4R4/4K4/n8 w - - 0 1",
+        1,
+        "e3f3",
+    ),
+    (
+        "xiangqi",
+        "R2a1k3/2P5P/9/9/9/9/9/4K4/n8/9 w - - 0 1",
+        3,
+        "a10d10",
+    ),
+    (
+        "janggi",
+        "9/5k3/4cb3/9/9/9/9/4K3R/9/3RB4 w - - 0 1",
+        2,
+        "i3i9",
+    ),
+    (
+        "janggi",
+        "R2a1k3/2P5P/9/9/9/9/9/4K4/n8/9 w - - 0 1",
+        3,
+        "a10d10",
+    ),
+    (
+        "janggi",
+        "9/3b5/4kc2C/9/9/9/9/2B6/3P1K3/9 w - - 0 1",
+        3,
+        "f2e2",
+    ),
+    (
+        "janggi",
+        "4k4/2R6/9/7p1/9/2R6/9/5P3/1c7/5K3 w - - 0 1",
+        2,
+        "c5e5",
+    ),
+    (
+        "janggi",
+        "3k5/4b4/3a5/9/9/9/9/9/6N2/3K1R2P w - - 0 1",
+        3,
+        "f1f10",
+    ),
+    (
+        "shogi",
+        "7k1/5p3/9/g8/6LB1/9/1p7/+R4K3/9[GS] w - - 0 1",
+        2,
+        "S@i7",
+    ),
+    (
+        "shogi",
+        "B3p2k1/2+P6/9/2g6/9/8+R/9/4l2K1/9[LSR] w - - 0 1",
+        2,
+        "R@g6",
+    ),
+    (
+        "shogi",
+        "3kB1+R2/9/9/l2n5/9/3N5/6p2/9/8K[G] w - - 0 1",
+        1,
+        "G@d8",
+    ),
+    (
+        "shogi",
+        "2k2p3/9/9/5l3/7p1/4R4/2N6/9/4K2B1[G] w - - 0 1",
+        3,
+        "e4e9+",
+    ),
+    (
+        "shogi",
+        "3k5/7+R1/4+B4/ns4g2/9/9/6S2/1K7/9[LP] w - - 0 1",
+        1,
+        "e7d8",
+    ),
+    (
+        "shogi",
+        "3g4k/8B/2s6/7n1/9/7+RL/9/9/4K4[S] w - - 0 1",
+        2,
+        "i8h7+",
+    ),
+    (
+        "shogi",
+        "9/k8/7G1/1L1n5/6s2/9/8g/K1R6/9[LB] w - - 0 1",
+        1,
+        "L@a3",
+    ),
+    (
+        "shogi",
+        "9/kg6s/9/2+P3S2/1R7/l8/9/5K3/9[SP] w - - 0 1",
+        3,
+        "S@b7",
+    ),
+    (
+        "xiangqi",
+        "9/R1b5p/4k4/9/9/5P3/9/3R5/9/5K3 w - - 0 1",
+        2,
+        "d3d9",
+    ),
+    (
+        "xiangqi",
+        "9/9/3k5/N8/9/2R6/c1p6/4K4/9/C8 w - - 0 1",
+        1,
+        "c5d5",
+    ),
+    (
+        "xiangqi",
+        "5k3/7P1/6a2/9/9/9/2p6/1R1R5/9/3K5 w - - 0 1",
+        2,
+        "d3f3",
+    ),
+    (
+        "xiangqi",
+        "1R2b4/5ka1R/9/8N/9/9/9/9/4K4/9 w - - 0 1",
+        2,
+        "i9g9",
+    ),
+    (
+        "xiangqi",
+        "9/4b4/5k3/c8/9/4R4/P8/9/9/P2K5 w - - 0 1",
+        3,
+        "d1e1",
+    ),
+    (
+        "xiangqi",
+        "4k4/9/9/9/4n4/R6p1/1P7/4K4/4P4/9 w - - 0 1",
+        3,
+        "a5a6",
+    ),
+    (
+        "xiangqi",
+        "n8/1N2kb3/7P1/9/2R6/9/9/9/4K4/9 w - - 0 1",
+        2,
+        "c6e6",
+    ),
+    (
+        "xiangqi",
+        "6P2/6a2/4k4/9/5R3/7c1/9/9/5R3/3K5 w - - 0 1",
+        1,
+        "f6e6",
+    ),
+    (
+        "xiangqi",
+        "2a6/2P1k3N/R3a4/9/9/9/9/5K3/9/9 w - - 0 1",
+        3,
+        "a8a10",
+    ),
+    (
+        "xiangqi",
+        "9/4k4/6c2/R8/2pR5/9/9/9/9/2PK5 w - - 0 1",
+        3,
+        "a7a9",
+    ),
+    (
+        "xiangqi",
+        "2a6/1P2k4/2a6/5R3/9/9/9/9/9/3K4R w - - 0 1",
+        1,
+        "i1e1",
+    ),
+    (
+        "xiangqi",
+        "3a5/5a3/3k5/9/9/4R4/9/9/2N5R/5K3 w - - 0 1",
+        1,
+        "i2d2",
+    ),
+    (
+        "janggi",
+        "2b6/9/3k5/2c6/7P1/9/3C5/9/3K5/5R3 w - - 0 1",
+        3,
+        "f1f10",
+    ),
+    (
+        "janggi",
+        "1C7/2aP5/3k5/7R1/9/9/9/9/5n3/5K3 w - - 0 1",
+        3,
+        "h7d7",
+    ),
+    (
+        "janggi",
+        "3b5/3a5/5k3/9/9/1B7/8R/9/4K4/1P7 w - - 0 1",
+        2,
+        "i4f4",
+    ),
+    (
+        "janggi",
+        "9/2b2k3/4R3B/9/3c5/7C1/9/9/3K5/9 w - - 0 1",
+        2,
+        "e8d8",
+    ),
+    (
+        "janggi",
+        "4k4/1P7/9/9/1C7/1R7/9/9/6p2/2c2K3 w - - 0 1",
+        3,
+        "f1e2",
+    ),
+    (
+        "janggi",
+        "2a6/9/5k3/2B6/2R6/8R/9/9/4K4/3p5 w - - 0 1",
+        2,
+        "i5f5",
+    ),
+    (
+        "janggi",
+        "9/4b4/5k3/9/6c2/7P1/9/9/2R1KN3/9 w - - 0 1",
+        2,
+        "e2f3",
+    ),
+    (
+        "janggi",
+        "2R6/9/3bk4/9/8p/6P2/9/9/3K5/4B4 w - - 0 1",
+        3,
+        "d2e2",
+    ),
+    (
+        "shogi",
+        "9/6L1k/4p4/8n/7sB/9/9/9/6RK1[NPR] w - - 0 1",
+        2,
+        "i5g7+",
+    ),
+    (
+        "shogi",
+        "k8/p2+R5/9/5p3/9/4N4/8s/9/K2G5[B] w - - 0 1",
+        1,
+        "d8c9",
+    ),
+    (
+        "shogi",
+        "2l1k4/1s7/4n4/9/6B2/9/R8/8K/5+B3[R] w - - 0 1",
+        3,
+        "g5e7+",
+    ),
+    (
+        "shogi",
+        "5k3/9/2+R5L/3B1p3/9/2p6/9/4s4/8K[G] w - - 0 1",
+        1,
+        "G@f8",
+    ),
+    (
+        "shogi",
+        "2k6/9/1L7/6g1R/9/+R8/5p3/1l7/5K3[BP] w - - 0 1",
+        3,
+        "a4a8",
+    ),
+    (
+        "shogi",
+        "3p4k/8l/6S2/8+P/s6+R1/9/9/9/1K7[NB] w - - 0 1",
+        1,
+        "h5h8",
+    ),
+];
+
+type Searched = (Option<qipan::rules::Move>, Vec<SearchInfo>, Game);
+
+fn search(variant: &str, fen: &str, limits: Limits) -> Searched {
+    let variant = Variant::from_name(variant).unwrap();
+    let game = Game::new(variant.position_from_fen(fen).unwrap());
+    let stop = AtomicBool::new(false);
+    let mut infos = Vec::new();
+    let mv = best_move(&game, limits, &stop, &mut |info| infos.push(info.clone()));
+    (mv, infos, game)
+}
+
+#[test]
+fn finds_every_mate_of_the_suite_at_fixed_depth() {
+    let mut failures = Vec::new();
+    for &(variant, fen, moves, oracle) in MATES {
+        if let Err(error) = Variant::from_name(variant).unwrap().position_from_fen(fen) {
+            failures.push(format!("{variant} {fen}: {error}"));
+            continue;
+        }
+        // Two plies of slack over the mate's length: pruning may hide a quiet first move.
+        let depth = 2 * moves as u32 + 3;
+        let limits = Limits {
+            depth: Some(depth),
+            ..Limits::default()
+        };
+        let (mv, infos, game) = search(variant, fen, limits);
+        let mv = mv.expect("a move");
+        let score = infos.last().map(|i| i.score);
+        // A quicker win is fine: Fairy-Stockfish counts a janggi bikjang win a ply later.
+        if !matches!(score, Some(Score::Mate(found)) if (1..=moves).contains(&found)) {
+            failures.push(format!(
+                "{variant} {fen}: expected mate {moves} (oracle {oracle}), got {score:?} with {}",
+                game.position().move_to_uci(mv)
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {} failed:\n{}",
+        failures.len(),
+        MATES.len(),
+        failures.join("\n")
+    );
+}
+
+/// A small deterministic generator for random playouts.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self, bound: usize) -> usize {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((self.0 >> 33) as usize) % bound.max(1)
+    }
+}
+
+#[test]
+fn never_returns_an_illegal_move_in_random_positions() {
+    let mut rng = Lcg(2024);
+    for variant in Variant::ALL {
+        let mut checked = 0;
+        while checked < 12 {
+            let mut game = Game::from_variant(variant);
+            let plies = 4 + rng.next(60);
+            for _ in 0..plies {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                game.push_unchecked(moves.as_slice()[rng.next(moves.len())]);
+            }
+            let legal: MoveList = game.legal_moves();
+            let stop = AtomicBool::new(false);
+            let limits = Limits {
+                nodes: Some(3_000),
+                ..Limits::default()
+            };
+            let chosen = best_move(&game, limits, &stop, &mut |_| {});
+            match chosen {
+                Some(mv) => assert!(
+                    legal.contains(mv),
+                    "{}: illegal {:?} in {}",
+                    variant.id(),
+                    mv,
+                    game.position().fen()
+                ),
+                None => assert!(legal.is_empty()),
+            }
+            checked += 1;
+        }
+    }
+}
+
+#[test]
+fn stop_is_honoured_within_50_ms() {
+    for variant in [
+        Variant::Xiangqi,
+        Variant::Shogi,
+        Variant::from_name("janggi").unwrap(),
+    ] {
+        let game = Game::from_variant(variant);
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let thinker = std::thread::spawn(move || {
+            let limits = Limits {
+                infinite: true,
+                ..Limits::default()
+            };
+            let mv = best_move(&game, limits, &flag, &mut |_| {});
+            (mv, Instant::now())
+        });
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        stop.store(true, Ordering::Relaxed);
+        let (mv, returned) = thinker.join().unwrap();
+        let took = returned.saturating_duration_since(asked);
+        assert!(mv.is_some());
+        assert!(
+            took < Duration::from_millis(50),
+            "{}: stop took {took:?}",
+            variant.id()
+        );
+    }
+}
+
+// Xiangqi: Red has checked with the chariot on every move (a1a10 e10e9 a10a9 e9e10
+// a9a10 e10e9 a10a9 e9e10). a9a10 now would repeat the position a third time by
+// perpetual check and lose; the engine must find another move.
+//   10 . . . . k . . . .
+//    9 R . . . . . . . .
+//    1 . . . K . . . . .
+#[test]
+fn never_walks_into_a_lost_perpetual_check() {
+    let variant = Variant::Xiangqi;
+    let mut game = Game::new(
+        variant
+            .position_from_fen("4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1")
+            .unwrap(),
+    );
+    for text in "a1a10 e10e9 a10a9 e9e10 a9a10 e10e9 a10a9 e9e10".split_whitespace() {
+        let mv = game.position().parse_uci(text).unwrap();
+        game.play(mv).unwrap();
+    }
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mv = best_move(&game, limits, &stop, &mut |_| {}).unwrap();
+    assert_ne!(game.position().move_to_uci(mv), "a9a10");
+    game.play(mv).unwrap();
+    assert_ne!(
+        game.outcome().and_then(|o| o.winner()),
+        Some(qipan::rules::Side::Second)
+    );
+}
+
+// Janggi (KJA): the generals face on the d-file; Cho is ahead on points, so passing
+// accepts the bikjang and wins on the rules' score count — a win in one, like a mate.
+//    9 . . . k . . . . .
+//    8 C . a . . R . . .
+//    2 . R . K . . a . .
+#[test]
+fn janggi_accepts_a_won_bikjang() {
+    let (mv, infos, game) = search(
+        "janggi",
+        "9/3k5/C1a2R3/9/9/9/9/9/1R1K2a2/9 w - - 0 1",
+        Limits {
+            depth: Some(3),
+            ..Limits::default()
+        },
+    );
+    assert_eq!(infos.last().unwrap().score, Score::Mate(1));
+    let mut after = game.clone();
+    after.play(mv.unwrap()).unwrap();
+    assert_eq!(
+        after.outcome().and_then(|o| o.winner()),
+        Some(qipan::rules::Side::First)
+    );
+}
+
+#[test]
+fn levels_are_named_and_repeatable() {
+    assert_eq!(qipan::engine::level_name(1, true), "입문");
+    assert_eq!(qipan::engine::level_name(10, true), "고수");
+    assert_eq!(qipan::engine::level_name(1, false), "beginner");
+    assert_eq!(qipan::engine::level_name(10, false), "expert");
+    let game = Game::from_variant(Variant::Xiangqi);
+    for level in [1, 4, 8] {
+        let limits = limits_for_level(level, Duration::from_secs(30));
+        let stop = AtomicBool::new(false);
+        let first = Engine::default().search(&game, limits, &stop, &mut |_| {});
+        let second = Engine::default().search(&game, limits, &stop, &mut |_| {});
+        assert_eq!(first, second, "level {level} is not repeatable");
+    }
+    assert_eq!(limits_for_level(10, Duration::from_secs(2)).nodes, None);
+}

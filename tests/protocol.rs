@@ -1,0 +1,189 @@
+//! The engine protocols with scripted input and expected output: UCI (Fairy-Stockfish
+//! dialect) and USI. Searches run on the worker thread exactly as in `qipan uci`/`qipan usi`.
+
+use qipan::protocol::{uci, usi, LineWriter, SharedOutput};
+use std::io::{Cursor, Write};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// An output the test can read while the engine still holds it.
+#[derive(Clone, Default)]
+struct Captured(Arc<Mutex<Vec<u8>>>);
+
+impl Write for Captured {
+    fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+        self.0.lock().unwrap().extend_from_slice(bytes);
+        Ok(bytes.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+impl Captured {
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.0.lock().unwrap()).into_owned()
+    }
+}
+
+fn run_uci(script: &str) -> String {
+    let out = Captured::default();
+    uci::run(&mut Cursor::new(script.as_bytes().to_vec()), out.clone()).unwrap();
+    out.text()
+}
+
+fn run_usi(script: &str) -> String {
+    let out = Captured::default();
+    usi::run(&mut Cursor::new(script.as_bytes().to_vec()), out.clone()).unwrap();
+    out.text()
+}
+
+fn bestmove(text: &str) -> &str {
+    text.lines()
+        .find_map(|l| l.strip_prefix("bestmove "))
+        .expect("a bestmove line")
+}
+
+#[test]
+fn uci_announces_its_options() {
+    let out = run_uci("uci\nisready\n");
+    for expected in [
+        "id name qipan",
+        "option name UCI_Variant type combo",
+        "option name Hash type spin",
+        "option name Skill Level type spin default 10 min 1 max 10",
+        "uciok",
+        "readyok",
+    ] {
+        assert!(out.contains(expected), "missing '{expected}' in:\n{out}");
+    }
+}
+
+#[test]
+fn uci_searches_to_a_depth_and_reports() {
+    let out = run_uci(
+        "setoption name UCI_Variant value xiangqi\nposition startpos moves h3e3\ngo depth 4\n",
+    );
+    let info = out
+        .lines()
+        .find(|l| l.starts_with("info depth 4 "))
+        .unwrap_or_else(|| panic!("no depth 4 info in:\n{out}"));
+    for word in [" score cp ", " nodes ", " nps ", " pv "] {
+        assert!(info.contains(word), "'{word}' missing from {info}");
+    }
+    assert!(bestmove(&out).len() >= 4, "{out}");
+}
+
+#[test]
+fn uci_finds_a_mate_and_says_so() {
+    let out = run_uci(
+        "setoption name UCI_Variant value xiangqi\nposition fen 4k4/R8/9/9/9/9/9/9/9/R2K5 w - - 0 1\ngo depth 3\n",
+    );
+    assert!(out.contains("score mate 1"), "{out}");
+    // a1a10 and a9f9 both mate.
+    assert!(["a1a10", "a9f9"].contains(&bestmove(&out)), "{out}");
+}
+
+#[test]
+fn uci_keeps_running_on_bad_input() {
+    let out = run_uci(
+        "frobnicate\nposition fen not-a-fen\nposition startpos moves z9z9\ngo depth x\nsetoption name Hash value lots\nisready\n",
+    );
+    assert!(
+        out.contains("info string error: unknown command 'frobnicate'"),
+        "{out}"
+    );
+    assert!(out.contains("info string error: bad fen"), "{out}");
+    assert!(
+        out.contains("info string error: cannot read move 'z9z9'"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: go: 'depth' needs a number"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: Hash needs a size"),
+        "{out}"
+    );
+    assert!(out.contains("readyok"), "{out}");
+}
+
+#[test]
+fn uci_answers_isready_and_stop_while_searching() {
+    let out = Captured::default();
+    let shared: SharedOutput = Arc::new(Mutex::new(out.clone()));
+    let mut session = uci::UciSession::with_output(shared.clone());
+    let mut writer = LineWriter::new(shared);
+    session
+        .handle("setoption name UCI_Variant value janggi", &mut writer)
+        .unwrap();
+    session.handle("go infinite", &mut writer).unwrap();
+    std::thread::sleep(Duration::from_millis(200));
+    session.handle("isready", &mut writer).unwrap();
+    writer.flush().unwrap();
+    assert!(out.text().contains("readyok"));
+    assert!(
+        !out.text().contains("bestmove"),
+        "an infinite search waits for stop"
+    );
+    let asked = Instant::now();
+    session.handle("stop", &mut writer).unwrap();
+    assert!(
+        asked.elapsed() < Duration::from_millis(50),
+        "stop took {:?}",
+        asked.elapsed()
+    );
+    assert!(out.text().contains("bestmove "), "{}", out.text());
+}
+
+#[test]
+fn uci_skill_level_and_clock_limits_work() {
+    let out = run_uci(
+        "setoption name UCI_Variant value shogi\nsetoption name Skill Level value 1\nposition startpos\ngo wtime 2000 btime 2000 winc 100 binc 100\n",
+    );
+    assert!(bestmove(&out).len() >= 4, "{out}");
+}
+
+#[test]
+fn usi_plays_shogi_in_usi_notation() {
+    let out = run_usi(
+        "usi\nisready\nusinewgame\nposition startpos moves 7g7f 3c3d\ngo btime 1000 wtime 1000 byoyomi 200\n",
+    );
+    assert!(out.contains("usiok") && out.contains("readyok"), "{out}");
+    let mv = bestmove(&out);
+    // USI squares are digit-letter: 2g2f, 8h2b+, P*5e.
+    let bytes = mv.as_bytes();
+    assert!(
+        bytes[0].is_ascii_digit() || bytes[1] == b'*',
+        "not a USI move: {mv}"
+    );
+    assert!(out.contains("info depth 1 score cp "), "{out}");
+}
+
+#[test]
+fn usi_drop_mate_resign_and_bad_input() {
+    // Gote king on 1a, Sente gold in hand and a silver on 2c: G*1b mates.
+    let out = run_usi("position sfen 8k/9/7S1/9/9/9/9/9/K8 b G 1\ngo byoyomi 1000\n");
+    assert!(["G*1b", "G*2b"].contains(&bestmove(&out)), "{out}");
+    assert!(out.contains("score mate 1"), "{out}");
+    // Mated already: nothing to play.
+    let out = run_usi("position sfen 7Gk/7G1/9/9/9/9/9/9/K8 w - 1\ngo byoyomi 100\n");
+    assert_eq!(bestmove(&out), "resign", "{out}");
+    let out = run_usi(
+        "position startpos moves 7g7f 7g7f\nsetoption name Nonsense value 1\nfoo\nisready\n",
+    );
+    assert!(
+        out.contains("info string error: illegal move '7g7f'"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: unknown option 'Nonsense'"),
+        "{out}"
+    );
+    assert!(
+        out.contains("info string error: unknown command 'foo'"),
+        "{out}"
+    );
+    assert!(out.contains("readyok"), "{out}");
+}

@@ -1,0 +1,243 @@
+#!/usr/bin/env python3
+"""Play qipan (through `qipan uci`) against Fairy-Stockfish and report W/D/L and Elo.
+
+Not run by `cargo test`. Needs `pip install pyffish` (for varied openings) and the
+Debian `fairy-stockfish` package. Build qipan first: `cargo build --release`.
+
+    nice python3 tools/match.py --variant xiangqi --games 20 \
+        --qipan-movetime 1000 --fsf-nodes 10000
+
+Both engines speak UCI (Fairy-Stockfish's dialect: shogi moves like `c3c4`, `P@e5`).
+Each opening (a few random legal plies, seeded) is played twice, colours swapped.
+The result of every game comes from qipan's own rules: after each move a separate
+`qipan uci` process is asked `d`, and its `Outcome:` line ends the game
+(`first wins by checkmate`, `draw by repetition`, `second wins by bikjang 30 31.5`, ...).
+A game reaching --max-plies is scored a draw. A protocol error (an illegal or
+missing bestmove, an `info string error`) is reported and loses the game for the
+engine that made it.
+"""
+
+import argparse
+import math
+import random
+import subprocess
+import sys
+import time
+
+import pyffish
+
+
+class Engine:
+    """A UCI engine process."""
+
+    def __init__(self, command, name):
+        self.name = name
+        self.process = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.errors = []
+
+    def send(self, line):
+        self.process.stdin.write(line + "\n")
+        self.process.stdin.flush()
+
+    def read_until(self, prefix, timeout=120.0):
+        lines = []
+        deadline = time.time() + timeout
+        while time.time() < deadline:
+            line = self.process.stdout.readline()
+            if not line:
+                raise RuntimeError(f"{self.name}: engine closed its output")
+            line = line.rstrip("\n")
+            lines.append(line)
+            if line.startswith("info string error"):
+                self.errors.append(line)
+            if line.startswith(prefix):
+                return line, lines
+        raise RuntimeError(f"{self.name}: no '{prefix}' within {timeout}s")
+
+    def start(self, variant, options):
+        self.send("uci")
+        self.read_until("uciok")
+        self.send(f"setoption name UCI_Variant value {variant}")
+        for name, value in options:
+            self.send(f"setoption name {name} value {value}")
+        self.send("isready")
+        self.read_until("readyok")
+
+    def new_game(self):
+        self.send("ucinewgame")
+        self.send("isready")
+        self.read_until("readyok")
+
+    def best_move(self, moves, go):
+        self.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+        self.send(go)
+        line, lines = self.read_until("bestmove")
+        info = [l for l in lines if l.startswith("info depth")]
+        return line.split()[1], info
+
+    def quit(self):
+        try:
+            self.send("quit")
+            self.process.wait(timeout=5)
+        except Exception:
+            self.process.kill()
+
+
+def outcome(judge, moves):
+    """qipan's Outcome line for the position after `moves`: None while the game goes on."""
+    judge.send("position startpos" + (" moves " + " ".join(moves) if moves else ""))
+    judge.send("d")
+    line, lines = judge.read_until("Outcome:")
+    errors = [l for l in lines if l.startswith("info string error")]
+    text = line.split(":", 1)[1].strip()
+    return (None if text == "ongoing" else text), errors
+
+
+def opening(variant, rng, plies):
+    start = pyffish.start_fen(variant)
+    moves = []
+    for _ in range(plies):
+        legal = pyffish.legal_moves(variant, start, moves)
+        # Skip janggi passes in openings.
+        legal = [m for m in legal if len(m) < 4 or m[: len(m) // 2] != m[len(m) // 2:]]
+        if not legal:
+            break
+        moves.append(rng.choice(legal))
+    return moves
+
+
+def elo(score, games):
+    """Elo difference and its 95% margin from a score fraction (per-game variance)."""
+    if games == 0:
+        return 0.0, 0.0
+    p = min(max(score, 1e-3), 1 - 1e-3)
+    diff = -400 * math.log10(1 / p - 1)
+    return diff, p
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", default="xiangqi")
+    parser.add_argument("--games", type=int, default=20)
+    parser.add_argument("--qipan", default="target/release/qipan")
+    parser.add_argument("--fsf", default="/usr/games/fairy-stockfish")
+    parser.add_argument("--qipan-movetime", type=int, default=1000, help="ms per move")
+    parser.add_argument("--qipan-nodes", type=int, default=0, help="nodes per move instead of time")
+    parser.add_argument("--qipan-level", type=int, default=10)
+    parser.add_argument("--fsf-nodes", type=int, default=10000)
+    parser.add_argument("--opening-plies", type=int, default=4)
+    parser.add_argument("--max-plies", type=int, default=400)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+
+    rng = random.Random(args.seed)
+    qipan = Engine([args.qipan, "uci"], "qipan")
+    fsf = Engine([args.fsf], "fairy-stockfish")
+    judge = Engine([args.qipan, "uci"], "judge")
+    qipan.start(args.variant, [("Skill Level", args.qipan_level), ("Hash", 64)])
+    fsf.start(args.variant, [("Threads", 1), ("Hash", 16)])
+    judge.start(args.variant, [])
+    qipan_go = f"go nodes {args.qipan_nodes}" if args.qipan_nodes else f"go movetime {args.qipan_movetime}"
+    fsf_go = f"go nodes {args.fsf_nodes}"
+
+    wins = draws = losses = 0
+    results = []
+    protocol_errors = []
+    total_nodes = 0
+    total_time = 0.0
+    openings = []
+    for game_index in range(args.games):
+        if game_index % 2 == 0:
+            openings.append(opening(args.variant, rng, args.opening_plies))
+        moves = list(openings[-1])
+        qipan_first = game_index % 2 == 0
+        qipan.new_game()
+        fsf.new_game()
+        result = None
+        loser_by_error = None
+        while result is None:
+            text, errors = outcome(judge, moves)
+            if errors:
+                # qipan's rules refused the last move (e.g. a shogi pawn-drop mate, which
+                # Fairy-Stockfish allows): the engine that played it loses.
+                protocol_errors.extend(f"judge after {' '.join(moves)}: {e}" for e in errors)
+                last_first = len(moves) % 2 == 1
+                loser_by_error = qipan if last_first == qipan_first else fsf
+                break
+            if text is not None:
+                result = text
+                break
+            if len(moves) >= args.max_plies:
+                result = "draw by max-plies"
+                break
+            first_to_move = len(moves) % 2 == 0
+            engine = qipan if first_to_move == qipan_first else fsf
+            go = qipan_go if engine is qipan else fsf_go
+            began = time.time()
+            try:
+                move, info = engine.best_move(moves, go)
+            except RuntimeError as error:
+                protocol_errors.append(str(error))
+                loser_by_error = engine
+                break
+            if engine is qipan:
+                total_time += time.time() - began
+                if info:
+                    words = info[-1].split()
+                    if "nodes" in words:
+                        total_nodes += int(words[words.index("nodes") + 1])
+            legal = pyffish.legal_moves(args.variant, pyffish.start_fen(args.variant), moves)
+            if move not in legal:
+                protocol_errors.append(f"{engine.name} played '{move}' (not legal per pyffish) after {' '.join(moves)}")
+                loser_by_error = engine
+                break
+            moves.append(move)
+        if loser_by_error is not None:
+            qipan_score = 0.0 if loser_by_error is qipan else 1.0
+            result = f"{loser_by_error.name} loses by protocol error"
+        elif result.startswith("draw"):
+            qipan_score = 0.5
+        else:
+            first_won = result.startswith("first")
+            qipan_score = 1.0 if first_won == qipan_first else 0.0
+        if qipan_score == 1.0:
+            wins += 1
+        elif qipan_score == 0.5:
+            draws += 1
+        else:
+            losses += 1
+        colour = "first" if qipan_first else "second"
+        results.append(qipan_score)
+        print(f"game {game_index + 1}: qipan as {colour}: {result} ({len(moves)} plies) "
+              f"-> W{wins} D{draws} L{losses}", flush=True)
+        if args.verbose:
+            print("  moves:", " ".join(moves), flush=True)
+
+    games = len(results)
+    score = sum(results) / games if games else 0
+    diff, p = elo(score, games)
+    if games > 1:
+        variance = sum((r - score) ** 2 for r in results) / (games - 1)
+        stderr = math.sqrt(variance / games)
+        margin = 1.96 * stderr * 400 / (math.log(10) * p * (1 - p))
+    else:
+        margin = float("inf")
+    print(f"\n{args.variant}: qipan ({qipan_go}, level {args.qipan_level}) vs fairy-stockfish ({fsf_go})")
+    print(f"W {wins} D {draws} L {losses} of {games}: score {score:.3f}, Elo {diff:+.0f} ± {margin:.0f} (95%)")
+    if total_time > 0:
+        print(f"qipan search speed: {total_nodes / total_time:,.0f} nodes/s (last reported depth per move)")
+    if protocol_errors:
+        print("protocol errors:")
+        for error in protocol_errors:
+            print("  " + error)
+    else:
+        print("no protocol errors")
+    for engine in (qipan, fsf, judge):
+        engine.quit()
+
+
+if __name__ == "__main__":
+    main()
