@@ -400,6 +400,23 @@ impl EngineRules for JanggiPosition {
     }
 
     fn position_end(&self) -> Option<i32> {
+        if self.rules().gungjanggi.is_some() {
+            // Gungjanggi's endings come from its judging phase; there are no draws.
+            let side = self.side_to_move();
+            return match self.ended_by() {
+                Some(crate::rules::EndReason::FirstCheck) => Some(-DECIDED),
+                Some(_) => {
+                    let scores = self.gungjanggi_material();
+                    let winner = if scores.first > scores.second {
+                        Side::First
+                    } else {
+                        Side::Second
+                    };
+                    Some(if winner == side { DECIDED } else { -DECIDED })
+                }
+                None => None,
+            };
+        }
         if self.ended_by().is_some() {
             return Some(self.drawn_end_value());
         }
@@ -415,7 +432,11 @@ impl EngineRules for JanggiPosition {
             JanggiRepetition::PerpetualCheckIllegal => {
                 RepetitionRule::PerpetualCheckIllegal { threshold: 3 }
             }
-            JanggiRepetition::MoveRepetitionIllegal => RepetitionRule::AnyRepeatIllegal,
+            // Stricter than the rules (which only forbid a third occurrence or a long
+            // shuttle), so the search never walks into them.
+            JanggiRepetition::MoveRepetitionIllegal | JanggiRepetition::ThirdOccurrenceIllegal => {
+                RepetitionRule::AnyRepeatIllegal
+            }
         }
     }
 
