@@ -1,0 +1,1 @@
+//! Key-sequence tests: the app driven without a terminal.
