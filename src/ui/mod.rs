@@ -654,26 +654,10 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         return;
     }
     let fields = options.fields();
+    let geometry = start_geometry(app, area);
+    let menu = geometry.menu;
     let (board_width, board_height) =
         board_dimensions(game, BoardSize::Compact, app.settings.glyphs);
-    let menu_width = 40u16.min(area.width.saturating_sub(2));
-    let show_preview =
-        area.width >= menu_width + board_width + 3 && area.height >= board_height + 3;
-    let total_width = if show_preview {
-        menu_width + 2 + board_width
-    } else {
-        menu_width
-    };
-    let left = area.x + area.width.saturating_sub(total_width) / 2;
-    let menu_height = (fields.len() as u16 * 2 + 3).min(area.height.saturating_sub(2));
-    let top = area.y
-        + 1
-        + area
-            .height
-            .saturating_sub(2)
-            .saturating_sub(menu_height.max(if show_preview { board_height } else { 0 }))
-            / 2;
-    let menu = Rect::new(left, top, menu_width, menu_height);
     let block = Block::bordered()
         .title(Span::styled(
             format!(" {} ", app.text(Key::NewGameHeading)),
@@ -682,7 +666,7 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         .border_style(theme.dim);
     let inner = block.inner(menu);
     block.render(menu, buffer);
-    let label_width = 13usize;
+    let label_width = 11usize;
     let mut lines = Vec::new();
     for (row, &field) in fields.iter().enumerate() {
         let focused = row == app.start_row;
@@ -726,7 +710,7 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         lines.push(Line::from(""));
     }
     Paragraph::new(lines).render(inner, buffer);
-    if show_preview {
+    if let Some(preview) = geometry.preview {
         let position = options.start_position();
         let canvas = board::draw(
             &position,
@@ -739,7 +723,7 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
             },
         );
         canvas.render(
-            Rect::new(left + menu_width + 2, top, board_width, board_height),
+            Rect::new(preview.x, preview.y, board_width, board_height),
             buffer,
         );
     }
@@ -750,28 +734,54 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         .render(hints, buffer);
 }
 
-/// The rows of the start menu on screen, for mouse clicks: (row, field index).
+/// Where the start screen's menu and preview go.
+struct StartGeometry {
+    menu: Rect,
+    preview: Option<Rect>,
+}
+
+fn start_geometry(app: &App, area: Rect) -> StartGeometry {
+    let game = app.options.game().kind;
+    let fields = app.options.fields().len() as u16;
+    let (board_width, board_height) =
+        board_dimensions(game, BoardSize::Compact, app.settings.glyphs);
+    let room_for_menu = area.width.saturating_sub(board_width + 3);
+    let show_preview = room_for_menu >= 34 && area.height >= board_height + 3;
+    let menu_width = if show_preview {
+        room_for_menu.min(46)
+    } else {
+        area.width.saturating_sub(2).min(46)
+    };
+    let menu_height = (fields * 2 + 1).min(area.height.saturating_sub(2));
+    let content_height = if show_preview {
+        menu_height.max(board_height)
+    } else {
+        menu_height
+    };
+    let total_width = if show_preview {
+        menu_width + 2 + board_width
+    } else {
+        menu_width
+    };
+    let left = area.x + area.width.saturating_sub(total_width) / 2;
+    let top = area.y + 1 + area.height.saturating_sub(2).saturating_sub(content_height) / 2;
+    let menu_top = top + content_height.saturating_sub(menu_height) / 2;
+    StartGeometry {
+        menu: Rect::new(left, menu_top, menu_width, menu_height),
+        preview: show_preview
+            .then(|| Rect::new(left + menu_width + 2, top, board_width, board_height)),
+    }
+}
+
+/// The start-menu row under a screen row, for mouse clicks (an index into the fields).
 pub fn start_row_at(app: &App, area: Rect, row: u16) -> Option<usize> {
     if app.screen != Screen::Start {
         return None;
     }
     let fields = app.options.fields();
-    let game = app.options.game().kind;
-    let (board_width, board_height) =
-        board_dimensions(game, BoardSize::Compact, app.settings.glyphs);
-    let menu_width = 40u16.min(area.width.saturating_sub(2));
-    let show_preview =
-        area.width >= menu_width + board_width + 3 && area.height >= board_height + 3;
-    let menu_height = (fields.len() as u16 * 2 + 3).min(area.height.saturating_sub(2));
-    let top = area.y
-        + 1
-        + area
-            .height
-            .saturating_sub(2)
-            .saturating_sub(menu_height.max(if show_preview { board_height } else { 0 }))
-            / 2;
-    let inner_top = top + 1;
-    if row < inner_top {
+    let menu = start_geometry(app, area).menu;
+    let inner_top = menu.y + 1;
+    if row < inner_top || row >= menu.bottom() {
         return None;
     }
     let offset = row - inner_top;
