@@ -508,7 +508,7 @@ impl App {
                 Action::Select => self.game_over_choice(choice),
                 Action::Redo | Action::Cancel => self.game_over_choice(0),
                 Action::NewGame => self.game_over_choice(1),
-                Action::Quit | Action::Yes => self.game_over_choice(2),
+                Action::Quit => self.game_over_choice(2),
                 _ => {}
             },
             Overlay::Confirm(question) => match action {
