@@ -2,9 +2,15 @@
 //! janggi and gungjanggi.
 //!
 //! `rules` is pure (no I/O); `protocol` speaks engine protocols over any
-//! reader and writer; `bench` measures the rules engine.
+//! reader and writer; `bench` measures the rules engine. The terminal client
+//! is `app` (the model), `ui` (drawing) and `tui` (terminal and event loop),
+//! with its strings in `i18n`.
 
+pub mod app;
 pub mod bench;
 pub mod engine;
+pub mod i18n;
 pub mod protocol;
 pub mod rules;
+pub mod tui;
+pub mod ui;

@@ -1,7 +1,10 @@
 //! The `qipan` command: the game (default), engine protocols and tools.
 
 use clap::{Parser, Subcommand};
+use qipan::app::{App, GlyphSet, Settings, StartOptions};
+use qipan::i18n::Language;
 use qipan::rules::any::Variant;
+use qipan::rules::janggi::JanggiRules;
 use qipan::rules::Position;
 use std::io::Write;
 use std::process::ExitCode;
@@ -12,10 +15,36 @@ use std::process::ExitCode;
 struct Cli {
     #[command(subcommand)]
     command: Option<Mode>,
+    /// Latin letters and plain ASCII lines, for terminals without CJK fonts.
+    #[arg(long, global = true)]
+    ascii: bool,
+    /// For terminals that draw box-drawing characters two columns wide.
+    #[arg(long, global = true, conflicts_with = "ascii")]
+    wide_lines: bool,
+    /// Interface language: en or ko (default: from LANG).
+    #[arg(long, global = true, value_name = "LANGUAGE")]
+    lang: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
 enum Mode {
+    /// Play xiangqi (Chinese chess) at once, with the default settings.
+    Xiangqi,
+    /// Play shogi (Japanese chess) at once, with the default settings.
+    Shogi,
+    /// Play janggi (Korean chess) at once, with the default settings.
+    Janggi,
+    /// Play gungjanggi (Manual 1) at once, with the default settings.
+    Gungjanggi,
+    /// Measure how long the terminal client takes to draw a full frame.
+    RenderBench {
+        /// Terminal width.
+        #[arg(long, default_value_t = 120)]
+        width: u16,
+        /// Terminal height.
+        #[arg(long, default_value_t = 40)]
+        height: u16,
+    },
     /// Speak Fairy-Stockfish's UCI dialect on standard input and output.
     Uci,
     /// Speak USI (shogi) on standard input and output, for shogi GUIs.
@@ -51,9 +80,49 @@ fn variant_or_error(name: &str) -> Result<Variant, String> {
     })
 }
 
+/// The rule set a game subcommand starts (adding a game is one line here).
+fn game_of(mode: &Mode) -> Option<Variant> {
+    match mode {
+        Mode::Xiangqi => Some(Variant::Xiangqi),
+        Mode::Shogi => Some(Variant::Shogi),
+        Mode::Janggi => Some(Variant::Janggi(JanggiRules::KJA)),
+        Mode::Gungjanggi => Some(Variant::Janggi(JanggiRules::GUNGJANGGI)),
+        _ => None,
+    }
+}
+
+fn settings(cli: &Cli) -> Result<Settings, String> {
+    let language = match cli.lang.as_deref() {
+        None => Language::from_environment(),
+        Some(name) if name.starts_with("ko") => Language::Korean,
+        Some(name) if name.starts_with("en") => Language::English,
+        Some(other) => return Err(format!("unknown language '{other}': use en or ko")),
+    };
+    let glyphs = if cli.ascii {
+        GlyphSet::Latin
+    } else if cli.wide_lines {
+        GlyphSet::CjkWideLines
+    } else {
+        GlyphSet::Cjk
+    };
+    Ok(Settings { language, glyphs })
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     let stdout = std::io::stdout();
+    let settings = settings(&cli)?;
+    if let Some(game) = cli.command.as_ref().and_then(game_of) {
+        let app = App::with_game(settings, StartOptions::for_variant(game));
+        return qipan::tui::run(app).map_err(|e| e.to_string());
+    }
     match cli.command {
+        Some(Mode::Xiangqi | Mode::Shogi | Mode::Janggi | Mode::Gungjanggi) => Ok(()),
+        Some(Mode::RenderBench { width, height }) => {
+            for (name, micros) in qipan::ui::benchmark::frame_times(settings, width, height) {
+                println!("{name:<24} {micros:>8.1} µs per frame at {width}×{height}");
+            }
+            Ok(())
+        }
         Some(Mode::Uci) => {
             let stdin = std::io::stdin();
             qipan::protocol::uci::run(&mut stdin.lock(), std::io::stdout())
@@ -98,18 +167,7 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}", variant.start().fen());
             Ok(())
         }
-        None => {
-            println!("qipan {}", env!("CARGO_PKG_VERSION"));
-            println!("The terminal board is on its way; meanwhile:");
-            println!("  qipan uci      engine protocol (Fairy-Stockfish dialect)");
-            println!("  qipan usi      shogi engine protocol (USI)");
-            println!("  qipan bench    perft speed next to Fairy-Stockfish");
-            println!("  qipan perft janggi 3");
-            for variant in Variant::ALL {
-                println!("  {:<20} {}", variant.id(), variant.start().fen());
-            }
-            Ok(())
-        }
+        None => qipan::tui::run(App::new(settings)).map_err(|e| e.to_string()),
     }
 }
 

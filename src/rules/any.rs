@@ -400,3 +400,43 @@ impl AnyPosition {
             .collect()
     }
 }
+
+// ---------------------------------------------------------------------------
+// Game-neutral queries added for the terminal client (additive only).
+// ---------------------------------------------------------------------------
+
+impl AnyPosition {
+    /// Janggi's running KJA points (half points, Han's 1.5 included); `None` for other games.
+    pub fn janggi_scores(&self) -> Option<super::Scores> {
+        match self {
+            AnyPosition::Janggi(p) => Some(p.scores()),
+            _ => None,
+        }
+    }
+
+    /// Janggi: true when the generals face each other and the side to move must
+    /// break the facing or pass to accept the bikjang. Always false in other games.
+    pub fn bikjang_pending(&self) -> bool {
+        match self {
+            AnyPosition::Janggi(p) => p.bikjang_pending(),
+            _ => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod interface_query_tests {
+    use super::*;
+
+    #[test]
+    fn janggi_scores_and_bikjang_through_any_position() {
+        let janggi = Variant::Janggi(JanggiRules::KJA).start();
+        let scores = janggi.janggi_scores().expect("janggi has scores");
+        // 2 chariots 26, 2 cannons 14, 2 horses 10, 2 elephants 6, 2 advisors 6, 5 soldiers 4 (half points).
+        assert_eq!(scores.first, 2 * (26 + 14 + 10 + 6 + 6) + 5 * 4);
+        assert_eq!(scores.second, scores.first + 3);
+        assert!(!janggi.bikjang_pending());
+        assert_eq!(Variant::Xiangqi.start().janggi_scores(), None);
+        assert!(!Variant::Shogi.start().bikjang_pending());
+    }
+}

@@ -1,0 +1,1215 @@
+//! The model of the terminal client: screens, the game in progress, the
+//! cursor and selection, players and the CPU search requests.
+//!
+//! Everything that can happen is an [`Action`]; [`App::update`] changes the
+//! state and queues [`Effect`]s (start a CPU search, quit) for the event loop.
+//! Nothing here draws: `ui` renders a `&App`. Every rule question goes to the
+//! rules engine (`Game`, `AnyPosition`).
+
+pub mod keymap;
+pub mod setup;
+
+use crate::engine::Limits;
+use crate::i18n::{Key, Language};
+use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
+use crate::rules::game::Game;
+use crate::rules::{EndReason, IllegalMove, Move, Outcome, Position, Side};
+pub use setup::{GameChoice, Player, StartField, StartOptions, GAMES};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+use std::time::Duration;
+
+/// How pieces and lines are drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum GlyphSet {
+    /// CJK piece glyphs, box-drawing lines one column wide (the default).
+    Cjk,
+    /// CJK glyphs for terminals that draw ambiguous-width box characters two columns wide.
+    CjkWideLines,
+    /// Latin letters and plain ASCII lines (`--ascii`), for terminals without CJK fonts.
+    Latin,
+}
+
+impl GlyphSet {
+    /// Every glyph set.
+    pub const ALL: [GlyphSet; 3] = [GlyphSet::Cjk, GlyphSet::CjkWideLines, GlyphSet::Latin];
+
+    /// True when ambiguous-width characters take two columns.
+    pub fn wide_ambiguous(self) -> bool {
+        self == GlyphSet::CjkWideLines
+    }
+}
+
+/// Settings that do not change during a session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Interface language.
+    pub language: Language,
+    /// Glyph set.
+    pub glyphs: GlyphSet,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            language: Language::English,
+            glyphs: GlyphSet::Cjk,
+        }
+    }
+}
+
+/// The screen under any popup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// Choosing the game, rules, setups and players.
+    Start,
+    /// Playing or reviewing a game.
+    Game,
+}
+
+/// What a yes/no question is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Question {
+    /// Quit with a game in progress.
+    Quit,
+    /// Leave the game in progress for the start screen.
+    NewGame,
+    /// The given side resigns.
+    Resign(Side),
+    /// The given side offers a draw; the other answers.
+    DrawOffer(Side),
+}
+
+/// A popup over the screen; it takes the input first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Overlay {
+    /// Keys and rules of the current game.
+    Help {
+        /// Lines scrolled down.
+        scroll: u16,
+    },
+    /// The result, with a choice of what next.
+    GameOver {
+        /// 0 review, 1 new game, 2 quit.
+        choice: usize,
+    },
+    /// A yes/no question.
+    Confirm(Question),
+    /// Shogi: promote or not.
+    Promotion {
+        /// The move without promotion.
+        plain: Move,
+        /// The same move with promotion.
+        promoting: Move,
+        /// True while "promote" is highlighted.
+        promote: bool,
+    },
+    /// The typed-move prompt.
+    Prompt {
+        /// What has been typed.
+        text: String,
+    },
+}
+
+/// Everything that can happen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Cursor up on the screen.
+    Up,
+    /// Cursor down on the screen.
+    Down,
+    /// Cursor left on the screen.
+    Left,
+    /// Cursor right on the screen.
+    Right,
+    /// Enter/Space: pick, move, confirm.
+    Select,
+    /// Esc: drop the selection or close the popup.
+    Cancel,
+    /// Move the cursor between the board and the hand (shogi).
+    ToggleHand,
+    /// Open the typed-move prompt.
+    OpenPrompt,
+    /// A character typed into the prompt.
+    PromptChar(char),
+    /// Backspace in the prompt.
+    PromptBackspace,
+    /// Pass (janggi).
+    Pass,
+    /// Take back a move.
+    Undo,
+    /// Replay a taken-back move.
+    Redo,
+    /// Turn the board round.
+    Flip,
+    /// Open or close the help.
+    Help,
+    /// Quit, asking first when a game is in progress.
+    Quit,
+    /// Quit at once (Ctrl-C).
+    ForceQuit,
+    /// One position back in the history.
+    HistoryBack,
+    /// One position forward in the history.
+    HistoryForward,
+    /// The start position.
+    HistoryStart,
+    /// Back to the present.
+    HistoryEnd,
+    /// The player to move resigns (asks first).
+    Resign,
+    /// Offer a draw.
+    OfferDraw,
+    /// Back to the start screen for a new game.
+    NewGame,
+    /// Yes to a question (`y`).
+    Yes,
+    /// No to a question (`n`).
+    No,
+    /// A mouse click on a board square.
+    ClickSquare(u8),
+    /// A mouse click on a piece in a hand: side and index in [`AnyPosition::hand`].
+    ClickHand(Side, usize),
+    /// A mouse click on a start-screen row.
+    ClickStartRow(usize),
+    /// The clock tick (keeps the screen live; clocks will use it).
+    Tick,
+    /// The terminal was resized.
+    Resize,
+    /// The CPU search with this id finished with this move.
+    ComputerMove {
+        /// The search id from [`Effect::StartSearch`].
+        search: u64,
+        /// The move, `None` when there was none.
+        mv: Option<Move>,
+    },
+}
+
+/// Work for the event loop.
+#[derive(Debug)]
+pub enum Effect {
+    /// Run `engine::best_move` on a worker thread and answer with [`Action::ComputerMove`].
+    StartSearch {
+        /// Id to answer with.
+        id: u64,
+        /// A copy of the game.
+        game: Box<Game>,
+        /// How much to think.
+        limits: Limits,
+        /// Set to stop the search early.
+        stop: Arc<AtomicBool>,
+    },
+}
+
+/// The current selection on the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    /// A piece on this square.
+    Square(u8),
+    /// A piece kind in the mover's hand.
+    Hand(PieceKind),
+}
+
+/// A CPU search in progress.
+#[derive(Clone, Debug)]
+pub struct Search {
+    /// Its id.
+    pub id: u64,
+    /// Its stop flag.
+    pub stop: Arc<AtomicBool>,
+}
+
+/// A status-line message.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Status {
+    /// The text, already in the interface language.
+    pub text: String,
+    /// True for a refusal or error.
+    pub error: bool,
+}
+
+/// A game being played or reviewed.
+#[derive(Clone, Debug)]
+pub struct Play {
+    /// The game with its history.
+    pub game: Game,
+    /// Moves taken back, the next to replay last.
+    pub redo: Vec<Move>,
+    /// `Some(ply)` while reviewing the position after `ply` moves.
+    pub review: Option<usize>,
+    /// The board cursor.
+    pub cursor: u8,
+    /// `Some(index)` while the cursor is on the mover's hand.
+    pub hand_cursor: Option<usize>,
+    /// The picked piece.
+    pub selection: Option<Selection>,
+    /// The legal moves of the picked piece.
+    pub targets: Vec<Move>,
+    /// True when the second player sits at the bottom.
+    pub flipped: bool,
+    /// Who plays each side, first player first.
+    pub players: [Player; 2],
+    /// The CPU search in progress.
+    pub search: Option<Search>,
+    /// The start options, for the title and a rematch.
+    pub options: StartOptions,
+}
+
+impl Play {
+    /// The position shown: the reviewed one or the present.
+    pub fn shown_position(&self) -> &AnyPosition {
+        match self.review {
+            Some(ply) => &self.game.positions()[ply],
+            None => self.game.position(),
+        }
+    }
+
+    /// The number of moves before the shown position.
+    pub fn shown_ply(&self) -> usize {
+        self.review.unwrap_or(self.game.moves().len())
+    }
+
+    /// The move that led to the shown position.
+    pub fn shown_last_move(&self) -> Option<Move> {
+        let ply = self.shown_ply();
+        (ply > 0).then(|| self.game.moves()[ply - 1])
+    }
+
+    /// True while the game has no result.
+    pub fn in_progress(&self) -> bool {
+        self.game.outcome().is_none()
+    }
+
+    /// The player of a side.
+    pub fn player(&self, side: Side) -> Player {
+        self.players[side.index()]
+    }
+
+    /// Pieces each side has captured (xiangqi, janggi), in capture order: `[first's, second's]`.
+    pub fn captured(&self) -> [Vec<PieceKind>; 2] {
+        let mut captured = [Vec::new(), Vec::new()];
+        let ply = self.shown_ply();
+        let positions = self.game.positions();
+        for (index, &mv) in self.game.moves()[..ply].iter().enumerate() {
+            let before = &positions[index];
+            if before.is_capture(mv) {
+                if let Some(piece) = before.piece_on(mv.to) {
+                    captured[piece.side.opponent().index()].push(piece.kind);
+                }
+            }
+        }
+        captured
+    }
+}
+
+/// The whole model.
+#[derive(Debug)]
+pub struct App {
+    /// Language and glyphs.
+    pub settings: Settings,
+    /// The screen under any popup.
+    pub screen: Screen,
+    /// The start-screen choices.
+    pub options: StartOptions,
+    /// The focused start-screen row (index into [`StartOptions::fields`]).
+    pub start_row: usize,
+    /// The game, once one has started.
+    pub play: Option<Play>,
+    /// The popup, if any.
+    pub overlay: Option<Overlay>,
+    /// The status-line message.
+    pub status: Option<Status>,
+    /// Set when the program should end.
+    pub quit: bool,
+    /// Ticks since the start.
+    pub ticks: u64,
+    effects: Vec<Effect>,
+    next_search_id: u64,
+}
+
+impl App {
+    /// A new app on the start screen.
+    pub fn new(settings: Settings) -> App {
+        App {
+            settings,
+            screen: Screen::Start,
+            options: StartOptions::default(),
+            start_row: 0,
+            play: None,
+            overlay: None,
+            status: None,
+            quit: false,
+            ticks: 0,
+            effects: Vec::new(),
+            next_search_id: 1,
+        }
+    }
+
+    /// A new app already in a game with these options.
+    pub fn with_game(settings: Settings, options: StartOptions) -> App {
+        let mut app = App::new(settings);
+        app.options = options;
+        app.start_game();
+        app
+    }
+
+    /// A new hotseat app playing from a given position (tests, analysis).
+    pub fn from_position(settings: Settings, position: AnyPosition) -> App {
+        let mut app = App::new(settings);
+        let game = Game::new(position);
+        app.begin(game, [Player::Human, Player::Human]);
+        app
+    }
+
+    /// The interface text of a key.
+    pub fn text(&self, key: Key) -> &'static str {
+        self.settings.language.text(key)
+    }
+
+    /// Takes the queued effects.
+    pub fn take_effects(&mut self) -> Vec<Effect> {
+        std::mem::take(&mut self.effects)
+    }
+
+    fn say(&mut self, text: String) {
+        self.status = Some(Status { text, error: false });
+    }
+
+    fn refuse(&mut self, reason: IllegalMove) {
+        let language = self.settings.language;
+        let text = language.format(Key::StatusIllegal, &[language.text(illegal_key(reason))]);
+        self.status = Some(Status { text, error: true });
+    }
+
+    fn refuse_text(&mut self, key: Key, arguments: &[&str]) {
+        let text = self.settings.language.format(key, arguments);
+        self.status = Some(Status { text, error: true });
+    }
+
+    /// Handles one action.
+    pub fn update(&mut self, action: Action) {
+        match action {
+            Action::ForceQuit => {
+                self.stop_search();
+                self.quit = true;
+                return;
+            }
+            Action::Tick => {
+                self.ticks += 1;
+                return;
+            }
+            Action::Resize => return,
+            Action::ComputerMove { search, mv } => {
+                self.computer_move(search, mv);
+                return;
+            }
+            _ => {}
+        }
+        if self.overlay.is_some() {
+            self.update_overlay(action);
+            return;
+        }
+        match self.screen {
+            Screen::Start => self.update_start(action),
+            Screen::Game => self.update_game(action),
+        }
+    }
+
+    // ----- start screen -------------------------------------------------
+
+    fn update_start(&mut self, action: Action) {
+        let fields = self.options.fields();
+        self.start_row = self.start_row.min(fields.len() - 1);
+        match action {
+            Action::Up => self.start_row = self.start_row.saturating_sub(1),
+            Action::Down => self.start_row = (self.start_row + 1).min(fields.len() - 1),
+            Action::Left => self.options.change(fields[self.start_row], -1),
+            Action::Right => self.options.change(fields[self.start_row], 1),
+            Action::Select => self.start_game(),
+            Action::ClickStartRow(row) if row < fields.len() => {
+                if self.start_row == row || fields[row] == StartField::Start {
+                    self.start_row = row;
+                    if fields[row] == StartField::Start {
+                        self.start_game();
+                    } else {
+                        self.options.change(fields[row], 1);
+                    }
+                } else {
+                    self.start_row = row;
+                }
+            }
+            Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Action::Quit | Action::Cancel => self.quit = true,
+            _ => {}
+        }
+    }
+
+    /// Starts a game with the current start options.
+    pub fn start_game(&mut self) {
+        let game = Game::new(self.options.start_position());
+        self.begin(game, self.options.players);
+    }
+
+    fn begin(&mut self, game: Game, players: [Player; 2]) {
+        self.stop_search();
+        let position = game.position();
+        let cursor = start_cursor(position);
+        self.play = Some(Play {
+            game,
+            redo: Vec::new(),
+            review: None,
+            cursor,
+            hand_cursor: None,
+            selection: None,
+            targets: Vec::new(),
+            flipped: players[0] != Player::Human && players[1] == Player::Human,
+            players,
+            search: None,
+            options: self.options,
+        });
+        self.screen = Screen::Game;
+        self.overlay = None;
+        self.status = None;
+        self.after_change();
+    }
+
+    // ----- popups -------------------------------------------------------
+
+    fn update_overlay(&mut self, action: Action) {
+        let Some(overlay) = self.overlay.clone() else {
+            return;
+        };
+        match overlay {
+            Overlay::Help { scroll } => match action {
+                Action::Up => {
+                    self.overlay = Some(Overlay::Help {
+                        scroll: scroll.saturating_sub(1),
+                    })
+                }
+                Action::Down => {
+                    self.overlay = Some(Overlay::Help {
+                        scroll: scroll.saturating_add(1),
+                    })
+                }
+                Action::Quit => self.quit_asking(),
+                _ => self.overlay = None,
+            },
+            Overlay::GameOver { choice } => match action {
+                Action::Up => {
+                    self.overlay = Some(Overlay::GameOver {
+                        choice: choice.saturating_sub(1),
+                    })
+                }
+                Action::Down => {
+                    self.overlay = Some(Overlay::GameOver {
+                        choice: (choice + 1).min(2),
+                    })
+                }
+                Action::Select => self.game_over_choice(choice),
+                Action::Redo | Action::Cancel => self.game_over_choice(0),
+                Action::NewGame => self.game_over_choice(1),
+                Action::Quit => self.game_over_choice(2),
+                _ => {}
+            },
+            Overlay::Confirm(question) => match action {
+                Action::Yes | Action::Select => {
+                    self.overlay = None;
+                    self.answer(question, true);
+                }
+                Action::No | Action::Cancel => {
+                    self.overlay = None;
+                    self.answer(question, false);
+                }
+                _ => {}
+            },
+            Overlay::Promotion {
+                plain,
+                promoting,
+                promote,
+            } => match action {
+                Action::Up | Action::Down | Action::Left | Action::Right => {
+                    self.overlay = Some(Overlay::Promotion {
+                        plain,
+                        promoting,
+                        promote: !promote,
+                    });
+                }
+                Action::Yes => {
+                    self.overlay = None;
+                    self.play_move(promoting);
+                }
+                Action::No => {
+                    self.overlay = None;
+                    self.play_move(plain);
+                }
+                Action::Select => {
+                    self.overlay = None;
+                    self.play_move(if promote { promoting } else { plain });
+                }
+                Action::Cancel => self.overlay = None,
+                _ => {}
+            },
+            Overlay::Prompt { mut text } => match action {
+                Action::PromptChar(c) => {
+                    if text.chars().count() < 16 {
+                        text.push(c);
+                    }
+                    self.overlay = Some(Overlay::Prompt { text });
+                }
+                Action::PromptBackspace => {
+                    text.pop();
+                    self.overlay = Some(Overlay::Prompt { text });
+                }
+                Action::Select => {
+                    self.overlay = None;
+                    self.typed_move(text.trim());
+                }
+                Action::Cancel => self.overlay = None,
+                _ => {}
+            },
+        }
+    }
+
+    fn game_over_choice(&mut self, choice: usize) {
+        self.overlay = None;
+        match choice {
+            0 => {}
+            1 => self.open_start_screen(),
+            _ => self.quit = true,
+        }
+    }
+
+    fn answer(&mut self, question: Question, yes: bool) {
+        match (question, yes) {
+            (Question::Quit, true) => {
+                self.stop_search();
+                self.quit = true;
+            }
+            (Question::NewGame, true) => self.open_start_screen(),
+            (Question::Resign(side), true) => {
+                if let Some(play) = &mut self.play {
+                    play.game
+                        .declare(Outcome::win(side.opponent(), EndReason::Resignation));
+                }
+                self.after_change();
+            }
+            (Question::DrawOffer(_), true) => {
+                if let Some(play) = &mut self.play {
+                    // Gungjanggi has no draws: an accepted offer starts its judging phase.
+                    play.game.accept_draw();
+                }
+                self.after_change();
+            }
+            (Question::DrawOffer(_), false) => {
+                self.refuse_text(Key::StatusDrawDeclined, &[]);
+            }
+            _ => {}
+        }
+    }
+
+    fn open_start_screen(&mut self) {
+        self.stop_search();
+        if let Some(play) = &self.play {
+            self.options = play.options;
+        }
+        self.play = None;
+        self.screen = Screen::Start;
+        self.status = None;
+        self.start_row = self.options.fields().len() - 1;
+    }
+
+    fn quit_asking(&mut self) {
+        let in_progress = self
+            .play
+            .as_ref()
+            .is_some_and(|p| p.in_progress() && !p.game.moves().is_empty());
+        if in_progress {
+            self.overlay = Some(Overlay::Confirm(Question::Quit));
+        } else {
+            self.stop_search();
+            self.quit = true;
+        }
+    }
+
+    // ----- the game -----------------------------------------------------
+
+    fn update_game(&mut self, action: Action) {
+        if self.play.is_none() {
+            self.screen = Screen::Start;
+            return;
+        }
+        match action {
+            Action::Up => self.move_cursor(0, 1),
+            Action::Down => self.move_cursor(0, -1),
+            Action::Left => self.move_cursor(-1, 0),
+            Action::Right => self.move_cursor(1, 0),
+            Action::Select => self.select(),
+            Action::Cancel => self.cancel(),
+            Action::ToggleHand => self.toggle_hand(),
+            Action::OpenPrompt if self.can_move_now() => {
+                self.overlay = Some(Overlay::Prompt {
+                    text: String::new(),
+                });
+            }
+            Action::Pass => self.pass(),
+            Action::Undo => self.undo(),
+            Action::Redo => self.redo(),
+            Action::Flip => {
+                if let Some(play) = &mut self.play {
+                    play.flipped = !play.flipped;
+                }
+            }
+            Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Action::Quit => self.quit_asking(),
+            Action::HistoryBack => self.review_step(-1),
+            Action::HistoryForward => self.review_step(1),
+            Action::HistoryStart => self.review_to(Some(0)),
+            Action::HistoryEnd => self.review_to(None),
+            Action::Resign => self.resign(),
+            Action::OfferDraw => self.offer_draw(),
+            Action::NewGame => {
+                let in_progress = self
+                    .play
+                    .as_ref()
+                    .is_some_and(|p| p.in_progress() && !p.game.moves().is_empty());
+                if in_progress {
+                    self.overlay = Some(Overlay::Confirm(Question::NewGame));
+                } else {
+                    self.open_start_screen();
+                }
+            }
+            Action::ClickSquare(square) => {
+                if let Some(play) = &mut self.play {
+                    if square < play.game.position().ranks() * 9 {
+                        play.cursor = square;
+                        play.hand_cursor = None;
+                        self.select();
+                    }
+                }
+            }
+            Action::ClickHand(side, index) => {
+                let Some(play) = &mut self.play else { return };
+                if play.review.is_none() && play.game.position().side_to_move() == side {
+                    play.hand_cursor = Some(index);
+                    self.select();
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn move_cursor(&mut self, files: i32, ranks: i32) {
+        let Some(play) = &mut self.play else { return };
+        let sign = if play.flipped { -1 } else { 1 };
+        if let Some(index) = play.hand_cursor {
+            let count = play
+                .game
+                .position()
+                .hand(play.game.position().side_to_move())
+                .len();
+            if count > 0 {
+                // The hand is a vertical list: up/down and left/right both walk it.
+                let step = if ranks != 0 { -ranks * sign } else { files };
+                let next = (index as i32 + step).clamp(0, count as i32 - 1);
+                play.hand_cursor = Some(next as usize);
+            }
+            return;
+        }
+        let ranks_on_board = play.game.position().ranks() as i32;
+        let file = (play.cursor % 9) as i32 + files * sign;
+        let rank = (play.cursor / 9) as i32 + ranks * sign;
+        let file = file.clamp(0, 8);
+        let rank = rank.clamp(0, ranks_on_board - 1);
+        play.cursor = (rank * 9 + file) as u8;
+    }
+
+    fn toggle_hand(&mut self) {
+        let Some(play) = &mut self.play else { return };
+        if play.game.variant().kind() != GameKind::Shogi {
+            return;
+        }
+        if play.hand_cursor.is_some() {
+            play.hand_cursor = None;
+            return;
+        }
+        let position = play.game.position();
+        if position.hand(position.side_to_move()).is_empty() {
+            self.refuse_text(Key::StatusHandEmpty, &[]);
+        } else {
+            play.hand_cursor = Some(0);
+        }
+    }
+
+    fn cancel(&mut self) {
+        let Some(play) = &mut self.play else { return };
+        play.selection = None;
+        play.targets.clear();
+        play.hand_cursor = None;
+        self.status = None;
+    }
+
+    /// True when a human may move now; says why not in the status line otherwise.
+    fn can_move_now(&mut self) -> bool {
+        let Some(play) = &self.play else { return false };
+        if play.review.is_some() {
+            self.refuse_text(Key::StatusReviewOnly, &[]);
+            return false;
+        }
+        if !play.in_progress() {
+            self.refuse_text(Key::StatusGameOver, &[]);
+            return false;
+        }
+        let side = play.game.position().side_to_move();
+        if play.player(side) != Player::Human {
+            self.refuse_text(Key::StatusWaitComputer, &[]);
+            return false;
+        }
+        true
+    }
+
+    fn select(&mut self) {
+        if !self.can_move_now() {
+            return;
+        }
+        let Some(play) = &mut self.play else { return };
+        if let Some(index) = play.hand_cursor.take() {
+            let position = play.game.position();
+            let hand = position.hand(position.side_to_move());
+            if let Some(&(kind, _)) = hand.get(index) {
+                play.selection = Some(Selection::Hand(kind));
+                play.targets = play
+                    .game
+                    .legal_moves()
+                    .iter()
+                    .copied()
+                    .filter(|m| m.is_drop() && Some(m.from) == shogi_hand_kind(kind))
+                    .collect();
+                let text = self.text(Key::StatusChooseDrop).to_string();
+                self.say(text);
+            }
+            return;
+        }
+        let square = play.cursor;
+        self.choose_square(square);
+    }
+
+    fn choose_square(&mut self, square: u8) {
+        let Some(play) = &mut self.play else { return };
+        let position = play.game.position().clone();
+        let mover = position.side_to_move();
+        let own_piece = position.piece_on(square).filter(|p| p.side == mover);
+        if let Some(selection) = play.selection {
+            if selection == Selection::Square(square) {
+                play.selection = None;
+                play.targets.clear();
+                self.status = None;
+                return;
+            }
+            let candidates: Vec<Move> = play
+                .targets
+                .iter()
+                .copied()
+                .filter(|m| m.to == square && !m.is_pass())
+                .collect();
+            match candidates.as_slice() {
+                [] => {}
+                [only] => {
+                    let only = *only;
+                    self.play_move(only);
+                    return;
+                }
+                several => {
+                    let plain = several.iter().copied().find(|m| !m.is_promotion());
+                    let promoting = several.iter().copied().find(|m| m.is_promotion());
+                    if let (Some(plain), Some(promoting)) = (plain, promoting) {
+                        self.overlay = Some(Overlay::Promotion {
+                            plain,
+                            promoting,
+                            promote: true,
+                        });
+                    } else {
+                        self.play_move(several[0]);
+                    }
+                    return;
+                }
+            }
+            if own_piece.is_some() && matches!(selection, Selection::Square(_)) {
+                self.pick(square);
+                return;
+            }
+            let attempted = match selection {
+                Selection::Square(from) => Move::new(from, square),
+                Selection::Hand(kind) => Move::drop(shogi_hand_kind(kind).unwrap_or(0), square),
+            };
+            let reason = position
+                .check_move(attempted)
+                .err()
+                .unwrap_or(IllegalMove::ForbiddenRepetition);
+            self.refuse(reason);
+            return;
+        }
+        if own_piece.is_some() {
+            self.pick(square);
+        } else {
+            self.refuse(IllegalMove::NoPieceToMove);
+        }
+    }
+
+    fn pick(&mut self, square: u8) {
+        let Some(play) = &mut self.play else { return };
+        play.selection = Some(Selection::Square(square));
+        play.targets = play
+            .game
+            .legal_moves()
+            .iter()
+            .copied()
+            .filter(|m| !m.is_drop() && !m.is_pass() && m.from == square)
+            .collect();
+        if play.targets.is_empty() {
+            self.refuse(IllegalMove::NotAMove);
+        } else {
+            let text = self.text(Key::StatusChooseTarget).to_string();
+            self.say(text);
+        }
+    }
+
+    /// Plays a move for the side to move (a human's, a typed one, or the CPU's).
+    fn play_move(&mut self, mv: Move) {
+        let Some(play) = &mut self.play else { return };
+        match play.game.play(mv) {
+            Ok(()) => {
+                if play.redo.last() == Some(&mv) {
+                    play.redo.pop();
+                } else {
+                    play.redo.clear();
+                }
+                play.selection = None;
+                play.targets.clear();
+                play.hand_cursor = None;
+                if !mv.is_pass() {
+                    play.cursor = mv.to;
+                }
+                self.status = None;
+                self.after_change();
+            }
+            Err(reason) => self.refuse(reason),
+        }
+    }
+
+    fn typed_move(&mut self, text: &str) {
+        let Some(play) = &self.play else { return };
+        let position = play.game.position();
+        let parsed = position.parse_uci(text).or_else(|| match position {
+            AnyPosition::Shogi(shogi) => shogi.parse_usi(text),
+            _ => None,
+        });
+        let Some(mv) = parsed else {
+            self.refuse_text(Key::StatusUnknownMove, &[text]);
+            return;
+        };
+        if let Err(reason) = position.check_move(mv) {
+            self.refuse(reason);
+            return;
+        }
+        self.play_move(mv);
+    }
+
+    fn pass(&mut self) {
+        if !self.can_move_now() {
+            return;
+        }
+        let Some(play) = &self.play else { return };
+        let pass = play
+            .game
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.is_pass());
+        match pass {
+            Some(mv) => self.play_move(mv),
+            None if play.game.variant().kind() == GameKind::Janggi => {
+                self.refuse(IllegalMove::CannotPass)
+            }
+            None => self.refuse_text(Key::StatusNoPass, &[]),
+        }
+    }
+
+    fn undo(&mut self) {
+        self.stop_search();
+        let Some(play) = &mut self.play else { return };
+        play.review = None;
+        play.selection = None;
+        play.targets.clear();
+        let Some(mv) = play.game.undo() else {
+            self.refuse_text(Key::StatusNothingToUndo, &[]);
+            return;
+        };
+        play.redo.push(mv);
+        // Against the CPU, take back its reply too so the human is to move again.
+        let side = play.game.position().side_to_move();
+        let has_human = play.players.contains(&Player::Human);
+        if play.player(side) != Player::Human && has_human {
+            if let Some(mv) = play.game.undo() {
+                play.redo.push(mv);
+            }
+        }
+        self.status = None;
+        self.overlay = None;
+        self.after_change_without_game_over();
+    }
+
+    fn redo(&mut self) {
+        self.stop_search();
+        let Some(play) = &mut self.play else { return };
+        play.review = None;
+        let Some(mv) = play.redo.pop() else {
+            self.refuse_text(Key::StatusNothingToRedo, &[]);
+            return;
+        };
+        if play.game.play(mv).is_err() {
+            play.redo.clear();
+            return;
+        }
+        let side = play.game.position().side_to_move();
+        if play.player(side) != Player::Human && play.players.contains(&Player::Human) {
+            if let Some(mv) = play.redo.pop() {
+                if play.game.play(mv).is_err() {
+                    play.redo.clear();
+                }
+            }
+        }
+        play.selection = None;
+        play.targets.clear();
+        self.status = None;
+        self.after_change();
+    }
+
+    fn review_step(&mut self, step: i64) {
+        let Some(play) = &mut self.play else { return };
+        let end = play.game.moves().len() as i64;
+        let now = play.review.map_or(end, |ply| ply as i64);
+        let next = (now + step).clamp(0, end);
+        let target = (next != end).then_some(next as usize);
+        self.review_to(target);
+    }
+
+    fn review_to(&mut self, ply: Option<usize>) {
+        let Some(play) = &mut self.play else { return };
+        let end = play.game.moves().len();
+        play.review = ply.filter(|&p| p < end);
+        play.selection = None;
+        play.targets.clear();
+        play.hand_cursor = None;
+        self.status = None;
+    }
+
+    fn human_side(&self) -> Option<Side> {
+        let play = self.play.as_ref()?;
+        let mover = play.game.position().side_to_move();
+        if play.player(mover) == Player::Human {
+            Some(mover)
+        } else if play.player(mover.opponent()) == Player::Human {
+            Some(mover.opponent())
+        } else {
+            None
+        }
+    }
+
+    fn resign(&mut self) {
+        let Some(play) = &self.play else { return };
+        if !play.in_progress() {
+            self.refuse_text(Key::StatusGameOver, &[]);
+            return;
+        }
+        if let Some(side) = self.human_side() {
+            self.overlay = Some(Overlay::Confirm(Question::Resign(side)));
+        }
+    }
+
+    fn offer_draw(&mut self) {
+        let Some(play) = &self.play else { return };
+        if !play.in_progress() {
+            self.refuse_text(Key::StatusGameOver, &[]);
+            return;
+        }
+        let Some(side) = self.human_side() else {
+            return;
+        };
+        if play.player(side.opponent()) == Player::Human {
+            self.overlay = Some(Overlay::Confirm(Question::DrawOffer(side)));
+        } else {
+            // The CPU plays on.
+            self.refuse_text(Key::StatusDrawDeclined, &[]);
+        }
+    }
+
+    // ----- after every change: game over, CPU turn -----------------------
+
+    fn after_change(&mut self) {
+        let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
+        if finished {
+            self.stop_search();
+            if self.overlay.is_none() {
+                self.overlay = Some(Overlay::GameOver { choice: 0 });
+            }
+            return;
+        }
+        self.start_search_if_needed();
+    }
+
+    fn after_change_without_game_over(&mut self) {
+        let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
+        if !finished {
+            self.start_search_if_needed();
+        }
+    }
+
+    fn start_search_if_needed(&mut self) {
+        let id = self.next_search_id;
+        let Some(play) = &mut self.play else { return };
+        if play.search.is_some() || play.review.is_some() || !play.in_progress() {
+            return;
+        }
+        let side = play.game.position().side_to_move();
+        let Player::Computer { level } = play.player(side) else {
+            return;
+        };
+        self.next_search_id += 1;
+        let stop = Arc::new(AtomicBool::new(false));
+        play.search = Some(Search {
+            id,
+            stop: Arc::clone(&stop),
+        });
+        self.effects.push(Effect::StartSearch {
+            id,
+            game: Box::new(play.game.clone()),
+            limits: limits_for_level(level),
+            stop,
+        });
+    }
+
+    fn stop_search(&mut self) {
+        if let Some(play) = &mut self.play {
+            if let Some(search) = play.search.take() {
+                search.stop.store(true, Ordering::Relaxed);
+            }
+        }
+    }
+
+    fn computer_move(&mut self, id: u64, mv: Option<Move>) {
+        let Some(play) = &mut self.play else { return };
+        if play.search.as_ref().map(|s| s.id) != Some(id) {
+            return; // a stale answer from a search that was stopped
+        }
+        play.search = None;
+        if let Some(mv) = mv {
+            // Keep a half-made human selection out of the way of the CPU's move.
+            if !matches!(self.overlay, Some(Overlay::Help { .. })) {
+                self.overlay = None;
+            }
+            self.play_move(mv);
+        }
+    }
+
+    /// True while the CPU is thinking.
+    pub fn thinking(&self) -> bool {
+        self.play.as_ref().is_some_and(|p| p.search.is_some())
+    }
+}
+
+/// The engine limits of a CPU level: level n searches 500·3^(n−1) nodes (capped),
+/// level 10 thinks for five seconds.
+pub fn limits_for_level(level: u8) -> Limits {
+    let level = level.clamp(1, 10);
+    if level == 10 {
+        return Limits {
+            movetime: Some(Duration::from_secs(5)),
+            ..Limits::default()
+        };
+    }
+    let nodes = (500u64 * 3u64.pow(u32::from(level) - 1)).min(3_000_000);
+    Limits {
+        nodes: Some(nodes),
+        ..Limits::default()
+    }
+}
+
+/// The square the cursor starts on: the mover's general/king.
+fn start_cursor(position: &AnyPosition) -> u8 {
+    let mover = position.side_to_move();
+    (0..position.ranks() * 9)
+        .find(|&square| {
+            position.piece_on(square).is_some_and(|p| {
+                p.side == mover && matches!(p.kind, PieceKind::General | PieceKind::King)
+            })
+        })
+        .unwrap_or(4)
+}
+
+/// The interface key that explains an illegal move.
+pub fn illegal_key(reason: IllegalMove) -> Key {
+    match reason {
+        IllegalMove::NoPieceToMove => Key::IllegalNoPiece,
+        IllegalMove::NotAMove => Key::IllegalNotAMove,
+        IllegalMove::LeavesKingInCheck => Key::IllegalLeavesInCheck,
+        IllegalMove::FlyingGeneral => Key::IllegalFlyingGeneral,
+        IllegalMove::TwoPawns => Key::IllegalTwoPawns,
+        IllegalMove::DropPawnMate => Key::IllegalDropPawnMate,
+        IllegalMove::DeadPiece => Key::IllegalDeadPiece,
+        IllegalMove::CannotPromote => Key::IllegalCannotPromote,
+        IllegalMove::MustPromote => Key::IllegalMustPromote,
+        IllegalMove::NotInHand => Key::IllegalNotInHand,
+        IllegalMove::CannotPass => Key::IllegalCannotPass,
+        IllegalMove::ForbiddenRepetition => Key::IllegalRepetition,
+        IllegalMove::BikjangAlreadyCalled => Key::IllegalBikjangCalled,
+        IllegalMove::GameOver => Key::IllegalGameOver,
+    }
+}
+
+/// The interface key of an end reason.
+pub fn reason_key(reason: EndReason) -> Key {
+    match reason {
+        EndReason::Checkmate => Key::ReasonCheckmate,
+        EndReason::Stalemate => Key::ReasonStalemate,
+        EndReason::PerpetualCheck => Key::ReasonPerpetualCheck,
+        EndReason::Repetition => Key::ReasonRepetition,
+        EndReason::Bikjang => Key::ReasonBikjang,
+        EndReason::MoveLimit => Key::ReasonMoveLimit,
+        EndReason::InsufficientMaterial => Key::ReasonInsufficientMaterial,
+        EndReason::Impasse => Key::ReasonImpasse,
+        EndReason::DoublePass => Key::ReasonDoublePass,
+        EndReason::Resignation => Key::ReasonResignation,
+        EndReason::Timeout => Key::ReasonTimeout,
+        EndReason::Agreement => Key::ReasonAgreement,
+        EndReason::FirstCheck => Key::ReasonFirstCheck,
+        EndReason::Material => Key::ReasonMaterial,
+        EndReason::SecondPlayer => Key::ReasonSecondPlayer,
+    }
+}
+
+/// The name of a side in a game: the interface word (Red, 초, Sente…).
+pub fn side_key(game: GameKind, side: Side) -> Key {
+    match (game, side) {
+        (GameKind::Xiangqi, Side::First) => Key::SideRed,
+        (GameKind::Xiangqi, Side::Second) => Key::SideBlack,
+        (GameKind::Shogi, Side::First) => Key::SideSente,
+        (GameKind::Shogi, Side::Second) => Key::SideGote,
+        (GameKind::Janggi, Side::First) => Key::SideCho,
+        (GameKind::Janggi, Side::Second) => Key::SideHan,
+    }
+}
+
+/// The game's own written name of a side: 紅/黑, ▲先手/△後手, 楚/漢.
+pub fn native_side_name(game: GameKind, side: Side) -> &'static str {
+    match (game, side) {
+        (GameKind::Xiangqi, Side::First) => "紅",
+        (GameKind::Xiangqi, Side::Second) => "黑",
+        (GameKind::Shogi, Side::First) => "▲先手",
+        (GameKind::Shogi, Side::Second) => "△後手",
+        (GameKind::Janggi, Side::First) => "楚",
+        (GameKind::Janggi, Side::Second) => "漢",
+    }
+}
+
+#[cfg(test)]
+mod tests;

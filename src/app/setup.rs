@@ -1,0 +1,281 @@
+//! The start screen's choices: game, rule set, janggi setups, shogi handicap,
+//! players. Adding a game or rule set is one line in [`GAMES`].
+
+use crate::i18n::Key;
+use crate::rules::any::{AnyPosition, GameKind, Variant};
+use crate::rules::janggi::{start_fen, JanggiRules, Setup};
+use crate::rules::shogi::Handicap;
+use crate::rules::Side;
+
+/// A game on the start screen with its rule sets.
+#[derive(Clone, Copy, Debug)]
+pub struct GameChoice {
+    /// The game.
+    pub kind: GameKind,
+    /// Its name in the interface.
+    pub name: Key,
+    /// Its rule sets, each with its interface name; the first is the default.
+    pub rule_sets: &'static [(Variant, Key)],
+}
+
+/// Every game, in menu order.
+pub const GAMES: &[GameChoice] = &[
+    GameChoice {
+        kind: GameKind::Xiangqi,
+        name: Key::GameXiangqi,
+        rule_sets: &[(Variant::Xiangqi, Key::RulesStandard)],
+    },
+    GameChoice {
+        kind: GameKind::Shogi,
+        name: Key::GameShogi,
+        rule_sets: &[(Variant::Shogi, Key::RulesStandard)],
+    },
+    GameChoice {
+        kind: GameKind::Janggi,
+        name: Key::GameJanggi,
+        rule_sets: &[
+            (Variant::Janggi(JanggiRules::KJA), Key::RulesKja),
+            (
+                Variant::Janggi(JanggiRules::TRADITIONAL),
+                Key::RulesTraditional,
+            ),
+            (Variant::Janggi(JanggiRules::MODERN), Key::RulesModern),
+            (Variant::Janggi(JanggiRules::CASUAL), Key::RulesCasual),
+        ],
+    },
+    GameChoice {
+        kind: GameKind::Janggi,
+        name: Key::GameGungjanggi,
+        rule_sets: &[
+            (
+                Variant::Janggi(JanggiRules::GUNGJANGGI),
+                Key::RulesGungjanggiSilver,
+            ),
+            (
+                Variant::Janggi(JanggiRules::GUNGJANGGI_DAN),
+                Key::RulesGungjanggiDan,
+            ),
+        ],
+    },
+];
+
+/// Who plays a side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Player {
+    /// A person at the keyboard.
+    Human,
+    /// The CPU at a level from 1 to 10.
+    Computer {
+        /// 1 (weakest) to 10.
+        level: u8,
+    },
+}
+
+impl Player {
+    /// The next choice in the menu order Human, CPU 1…10, wrapping round.
+    fn step(self, delta: i32) -> Player {
+        let index = match self {
+            Player::Human => 0,
+            Player::Computer { level } => i32::from(level),
+        };
+        match (index + delta).rem_euclid(11) {
+            0 => Player::Human,
+            level => Player::Computer { level: level as u8 },
+        }
+    }
+}
+
+/// A row of the start screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StartField {
+    /// Which game.
+    Game,
+    /// Which rule set.
+    Rules,
+    /// Han's setup (janggi; Han chooses first).
+    HanSetup,
+    /// Cho's setup (janggi).
+    ChoSetup,
+    /// Shogi handicap.
+    Handicap,
+    /// Who plays a side.
+    Player(Side),
+    /// Time control (clocks are a later addition: shown, not yet changeable).
+    Time,
+    /// The start button.
+    Start,
+}
+
+/// The choices made on the start screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StartOptions {
+    /// Index into [`GAMES`].
+    pub game: usize,
+    /// Index into the game's rule sets.
+    pub rules: usize,
+    /// Han's setup.
+    pub han_setup: Setup,
+    /// Cho's setup.
+    pub cho_setup: Setup,
+    /// Index into [`Handicap::ALL`].
+    pub handicap: usize,
+    /// Who plays each side, first player first.
+    pub players: [Player; 2],
+}
+
+impl Default for StartOptions {
+    fn default() -> Self {
+        StartOptions {
+            game: 0,
+            rules: 0,
+            han_setup: Setup::HorseElephantElephantHorse,
+            cho_setup: Setup::HorseElephantElephantHorse,
+            handicap: 0,
+            players: [Player::Human, Player::Human],
+        }
+    }
+}
+
+fn cycle(index: usize, delta: i32, count: usize) -> usize {
+    (index as i32 + delta).rem_euclid(count as i32) as usize
+}
+
+impl StartOptions {
+    /// The defaults for a game.
+    pub fn for_game(kind: GameKind) -> StartOptions {
+        StartOptions {
+            game: GAMES.iter().position(|g| g.kind == kind).unwrap_or(0),
+            ..StartOptions::default()
+        }
+    }
+
+    /// Options for a rule set: its game on the menu with that rule set chosen.
+    pub fn for_variant(variant: Variant) -> StartOptions {
+        for (game, choice) in GAMES.iter().enumerate() {
+            if let Some(rules) = choice.rule_sets.iter().position(|(v, _)| *v == variant) {
+                return StartOptions {
+                    game,
+                    rules,
+                    ..StartOptions::default()
+                };
+            }
+        }
+        StartOptions::default()
+    }
+
+    /// The chosen game.
+    pub fn game(&self) -> &'static GameChoice {
+        &GAMES[self.game.min(GAMES.len() - 1)]
+    }
+
+    /// The chosen rule set.
+    pub fn variant(&self) -> Variant {
+        let rule_sets = self.game().rule_sets;
+        rule_sets[self.rules.min(rule_sets.len() - 1)].0
+    }
+
+    /// The chosen shogi handicap.
+    pub fn handicap(&self) -> Handicap {
+        Handicap::ALL[self.handicap.min(Handicap::ALL.len() - 1)]
+    }
+
+    /// The rows shown for the chosen game.
+    pub fn fields(&self) -> Vec<StartField> {
+        let mut fields = vec![StartField::Game];
+        if self.game().rule_sets.len() > 1 {
+            fields.push(StartField::Rules);
+        }
+        match self.game().kind {
+            GameKind::Janggi => {
+                fields.push(StartField::HanSetup);
+                fields.push(StartField::ChoSetup);
+            }
+            GameKind::Shogi => fields.push(StartField::Handicap),
+            GameKind::Xiangqi => {}
+        }
+        fields.push(StartField::Player(Side::First));
+        fields.push(StartField::Player(Side::Second));
+        fields.push(StartField::Time);
+        fields.push(StartField::Start);
+        fields
+    }
+
+    /// Changes a row's value by one step (left: −1, right: +1).
+    pub fn change(&mut self, field: StartField, delta: i32) {
+        match field {
+            StartField::Game => {
+                self.game = cycle(self.game, delta, GAMES.len());
+                self.rules = 0;
+            }
+            StartField::Rules => {
+                self.rules = cycle(self.rules, delta, self.game().rule_sets.len());
+            }
+            StartField::HanSetup => {
+                let index = Setup::ALL
+                    .iter()
+                    .position(|&s| s == self.han_setup)
+                    .unwrap_or(0);
+                self.han_setup = Setup::ALL[cycle(index, delta, Setup::ALL.len())];
+            }
+            StartField::ChoSetup => {
+                let index = Setup::ALL
+                    .iter()
+                    .position(|&s| s == self.cho_setup)
+                    .unwrap_or(0);
+                self.cho_setup = Setup::ALL[cycle(index, delta, Setup::ALL.len())];
+            }
+            StartField::Handicap => {
+                self.handicap = cycle(self.handicap, delta, Handicap::ALL.len());
+            }
+            StartField::Player(side) => {
+                let player = &mut self.players[side.index()];
+                *player = player.step(delta);
+            }
+            StartField::Time | StartField::Start => {}
+        }
+    }
+
+    /// The start position the choices describe.
+    pub fn start_position(&self) -> AnyPosition {
+        let variant = self.variant();
+        match variant {
+            Variant::Janggi(_) => variant
+                .position_from_fen(&start_fen(self.cho_setup, self.han_setup))
+                .unwrap_or_else(|_| variant.start()),
+            Variant::Shogi => AnyPosition::Shogi(self.handicap().position()),
+            _ => variant.start(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Position;
+
+    #[test]
+    fn every_choice_builds_a_position() {
+        for (game, choice) in GAMES.iter().enumerate() {
+            for rules in 0..choice.rule_sets.len() {
+                let options = StartOptions {
+                    game,
+                    rules,
+                    ..StartOptions::default()
+                };
+                assert_eq!(options.start_position().variant(), options.variant());
+            }
+        }
+        let mut options = StartOptions::for_game(GameKind::Shogi);
+        options.change(StartField::Handicap, 1);
+        assert_eq!(options.handicap(), Handicap::Lance);
+        // Gote gives the handicap and moves first.
+        assert_eq!(options.start_position().side_to_move(), Side::Second);
+    }
+
+    #[test]
+    fn players_cycle_through_levels() {
+        assert_eq!(Player::Human.step(1), Player::Computer { level: 1 });
+        assert_eq!(Player::Human.step(-1), Player::Computer { level: 10 });
+        assert_eq!(Player::Computer { level: 10 }.step(1), Player::Human);
+    }
+}

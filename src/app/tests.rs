@@ -1,0 +1,431 @@
+//! Key-sequence tests: the app driven without a terminal.
+
+use super::*;
+use crate::rules::any::Variant;
+use crate::rules::janggi::JanggiRules;
+use crate::ui::benchmark::parse_move;
+
+fn new_game(kind: GameKind) -> App {
+    App::with_game(Settings::default(), StartOptions::for_game(kind))
+}
+
+fn from_fen(variant: Variant, fen: &str) -> App {
+    let position = variant.position_from_fen(fen).expect("test position");
+    App::from_position(Settings::default(), position)
+}
+
+fn play(app: &App) -> &Play {
+    app.play.as_ref().expect("a game")
+}
+
+fn press(app: &mut App, actions: &[Action]) {
+    for &action in actions {
+        app.update(action);
+    }
+}
+
+/// Moves the cursor with the arrow keys (board not flipped).
+fn go_to(app: &mut App, square: u8) {
+    let cursor = play(app).cursor;
+    let (file, rank) = (i32::from(cursor % 9), i32::from(cursor / 9));
+    let (to_file, to_rank) = (i32::from(square % 9), i32::from(square / 9));
+    for _ in 0..(to_file - file).abs() {
+        app.update(if to_file > file {
+            Action::Right
+        } else {
+            Action::Left
+        });
+    }
+    for _ in 0..(to_rank - rank).abs() {
+        app.update(if to_rank > rank {
+            Action::Up
+        } else {
+            Action::Down
+        });
+    }
+    assert_eq!(play(app).cursor, square);
+}
+
+/// Plays a move with the keyboard: cursor to the piece, Enter, cursor to the target, Enter.
+fn play_keys(app: &mut App, text: &str) {
+    let mv = parse_move(play(app).game.position(), text).expect(text);
+    go_to(app, mv.from);
+    app.update(Action::Select);
+    go_to(app, mv.to);
+    app.update(Action::Select);
+}
+
+fn status(app: &App) -> String {
+    app.status
+        .as_ref()
+        .map(|s| s.text.clone())
+        .unwrap_or_default()
+}
+
+#[test]
+fn select_and_move_with_the_keyboard() {
+    let mut app = new_game(GameKind::Xiangqi);
+    let cannon = parse_move(play(&app).game.position(), "h3e3").unwrap();
+    go_to(&mut app, cannon.from);
+    app.update(Action::Select);
+    assert_eq!(play(&app).selection, Some(Selection::Square(cannon.from)));
+    assert!(play(&app).targets.iter().any(|m| m.to == cannon.to));
+    go_to(&mut app, cannon.to);
+    app.update(Action::Select);
+    assert_eq!(play(&app).game.moves(), &[cannon]);
+    assert_eq!(play(&app).selection, None);
+    assert_eq!(play(&app).shown_last_move(), Some(cannon));
+}
+
+#[test]
+fn mouse_clicks_select_and_move() {
+    let mut app = new_game(GameKind::Janggi);
+    let mv = parse_move(play(&app).game.position(), "a4b4").unwrap();
+    press(
+        &mut app,
+        &[Action::ClickSquare(mv.from), Action::ClickSquare(mv.to)],
+    );
+    assert_eq!(play(&app).game.moves(), &[mv]);
+}
+
+#[test]
+fn an_illegal_move_is_refused_with_the_reason() {
+    let mut app = new_game(GameKind::Xiangqi);
+    // The general cannot jump two points.
+    let general = play(&app).cursor;
+    press(
+        &mut app,
+        &[Action::Select, Action::Up, Action::Up, Action::Select],
+    );
+    assert!(
+        status(&app).contains("cannot move there"),
+        "{}",
+        status(&app)
+    );
+    assert!(app.status.as_ref().unwrap().error);
+    assert!(play(&app).game.moves().is_empty());
+    assert_eq!(play(&app).selection, Some(Selection::Square(general)));
+    // An empty point is not a piece.
+    press(&mut app, &[Action::Cancel, Action::Select]);
+    assert!(
+        status(&app).contains("no piece of yours"),
+        "{}",
+        status(&app)
+    );
+    // Nifu in shogi.
+    let mut app = from_fen(Variant::Shogi, "4k4/9/9/9/9/9/4P4/9/4K4 b P 1");
+    press(&mut app, &[Action::ToggleHand, Action::Select]);
+    assert_eq!(play(&app).selection, Some(Selection::Hand(PieceKind::Pawn)));
+    let target = parse_move(play(&app).game.position(), "P*5e").unwrap().to;
+    go_to(&mut app, target);
+    app.update(Action::Select);
+    assert!(status(&app).contains("nifu"), "{}", status(&app));
+    assert!(play(&app).game.moves().is_empty());
+}
+
+#[test]
+fn the_korean_interface_explains_in_korean() {
+    let mut app = App::with_game(
+        Settings {
+            language: Language::Korean,
+            glyphs: GlyphSet::Cjk,
+        },
+        StartOptions::for_game(GameKind::Janggi),
+    );
+    press(&mut app, &[Action::Up, Action::Select]);
+    assert!(
+        status(&app).contains("내 기물이 없습니다"),
+        "{}",
+        status(&app)
+    );
+}
+
+#[test]
+fn optional_promotion_asks_and_forced_promotion_does_not() {
+    let mut app = from_fen(Variant::Shogi, "4k4/9/9/2S6/9/9/9/9/4K4 b - 1");
+    play_keys(&mut app, "7d7c");
+    assert!(matches!(app.overlay, Some(Overlay::Promotion { .. })));
+    assert!(play(&app).game.moves().is_empty());
+    app.update(Action::Yes);
+    let to = parse_move(play(&app).game.start(), "7d7c").unwrap().to;
+    assert_eq!(
+        play(&app).game.position().piece_on(to).map(|p| p.kind),
+        Some(PieceKind::PromotedSilver)
+    );
+    // Declining keeps the silver.
+    let mut app = from_fen(Variant::Shogi, "4k4/9/9/2S6/9/9/9/9/4K4 b - 1");
+    play_keys(&mut app, "7d7c");
+    app.update(Action::No);
+    assert_eq!(
+        play(&app).game.position().piece_on(to).map(|p| p.kind),
+        Some(PieceKind::Silver)
+    );
+    // A pawn reaching the last rank must promote: no question.
+    let mut app = from_fen(Variant::Shogi, "4k4/2P6/9/9/9/9/9/9/4K4 b - 1");
+    play_keys(&mut app, "7b7a");
+    assert_eq!(app.overlay, None);
+    let last = *play(&app).game.moves().last().unwrap();
+    assert!(last.is_promotion());
+}
+
+#[test]
+fn drop_from_the_hand() {
+    let mut app = from_fen(Variant::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b P 1");
+    press(&mut app, &[Action::ToggleHand]);
+    assert_eq!(play(&app).hand_cursor, Some(0));
+    app.update(Action::Select);
+    assert_eq!(play(&app).selection, Some(Selection::Hand(PieceKind::Pawn)));
+    let drop = parse_move(play(&app).game.position(), "P*5e").unwrap();
+    go_to(&mut app, drop.to);
+    app.update(Action::Select);
+    assert_eq!(play(&app).game.moves(), &[drop]);
+    assert!(play(&app).game.position().hand(Side::First).is_empty());
+    // The mouse can pick from the hand too.
+    let mut app = from_fen(Variant::Shogi, "4k4/9/9/9/9/9/9/9/4K4 b P 1");
+    app.update(Action::ClickHand(Side::First, 0));
+    assert_eq!(play(&app).selection, Some(Selection::Hand(PieceKind::Pawn)));
+}
+
+#[test]
+fn pass_in_janggi_only() {
+    let mut app = new_game(GameKind::Janggi);
+    app.update(Action::Pass);
+    assert_eq!(play(&app).game.moves().len(), 1);
+    assert!(play(&app).game.moves()[0].is_pass());
+    let mut app = new_game(GameKind::Xiangqi);
+    app.update(Action::Pass);
+    assert!(play(&app).game.moves().is_empty());
+    assert!(status(&app).contains("no pass"), "{}", status(&app));
+}
+
+#[test]
+fn undo_and_redo() {
+    let mut app = new_game(GameKind::Xiangqi);
+    play_keys(&mut app, "h3e3");
+    play_keys(&mut app, "h10g8");
+    assert_eq!(play(&app).game.moves().len(), 2);
+    app.update(Action::Undo);
+    assert_eq!(play(&app).game.moves().len(), 1);
+    app.update(Action::Undo);
+    app.update(Action::Undo);
+    assert_eq!(play(&app).game.moves().len(), 0);
+    assert!(status(&app).contains("Nothing to undo"));
+    press(&mut app, &[Action::Redo, Action::Redo]);
+    assert_eq!(play(&app).game.moves().len(), 2);
+    app.update(Action::Redo);
+    assert!(status(&app).contains("Nothing to redo"));
+}
+
+#[test]
+fn history_review_and_return() {
+    let mut app = new_game(GameKind::Xiangqi);
+    play_keys(&mut app, "h3e3");
+    play_keys(&mut app, "h10g8");
+    app.update(Action::HistoryBack);
+    assert_eq!(play(&app).review, Some(1));
+    app.update(Action::HistoryStart);
+    assert_eq!(play(&app).shown_ply(), 0);
+    app.update(Action::Select);
+    assert!(status(&app).contains("Reviewing"));
+    app.update(Action::HistoryForward);
+    app.update(Action::HistoryForward);
+    assert_eq!(play(&app).review, None);
+    app.update(Action::HistoryBack);
+    app.update(Action::HistoryEnd);
+    assert_eq!(play(&app).review, None);
+}
+
+fn assert_checkmate(app: &App) {
+    let outcome = play(app).game.outcome().expect("the game is over");
+    assert_eq!(outcome.reason(), EndReason::Checkmate);
+    assert_eq!(outcome.winner(), Some(Side::First));
+    assert_eq!(app.overlay, Some(Overlay::GameOver { choice: 0 }));
+}
+
+#[test]
+fn the_flying_general_is_refused() {
+    let mut app = from_fen(Variant::Xiangqi, "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1");
+    play_keys(&mut app, "d1e1");
+    let text = status(&app);
+    assert!(
+        text.contains("face each other") || text.contains("check"),
+        "{text}"
+    );
+    assert!(play(&app).game.moves().is_empty());
+}
+
+#[test]
+fn xiangqi_checkmate_with_two_chariots() {
+    let mut app = from_fen(Variant::Xiangqi, "3k5/R8/9/9/9/9/9/9/9/4K3R w - - 0 1");
+    play_keys(&mut app, "i1i10");
+    assert_checkmate(&app);
+    // Game over: review, then a new game from the start screen.
+    app.update(Action::Select);
+    assert_eq!(app.overlay, None);
+    app.update(Action::NewGame);
+    assert_eq!(app.screen, Screen::Start);
+}
+
+#[test]
+fn shogi_checkmate_by_a_gold_drop() {
+    // 王 5a, a pawn on 5c guards 5b: G*5b mates.
+    let mut app = from_fen(Variant::Shogi, "4k4/9/4P4/9/9/9/9/9/4K4 b G 1");
+    press(&mut app, &[Action::ToggleHand, Action::Select]);
+    let drop = parse_move(play(&app).game.position(), "G*5b").unwrap();
+    go_to(&mut app, drop.to);
+    app.update(Action::Select);
+    assert_checkmate(&app);
+}
+
+#[test]
+fn janggi_checkmate_with_two_chariots() {
+    let mut app = from_fen(
+        Variant::Janggi(JanggiRules::KJA),
+        "3k5/R8/9/9/9/9/9/9/9/5K2R w - - 0 1",
+    );
+    play_keys(&mut app, "i1i10");
+    assert_checkmate(&app);
+}
+
+#[test]
+fn a_game_from_the_start_through_the_menu() {
+    let mut app = App::new(Settings::default());
+    assert_eq!(app.screen, Screen::Start);
+    // Game: xiangqi → shogi → janggi.
+    press(&mut app, &[Action::Right, Action::Right]);
+    assert_eq!(app.options.game().kind, GameKind::Janggi);
+    // Rules: KJA → traditional; Han setup: next arrangement.
+    press(
+        &mut app,
+        &[Action::Down, Action::Right, Action::Down, Action::Right],
+    );
+    assert_eq!(
+        app.options.variant(),
+        Variant::Janggi(JanggiRules::TRADITIONAL)
+    );
+    assert_eq!(
+        app.options.han_setup,
+        crate::rules::janggi::Setup::ElephantHorseHorseElephant
+    );
+    app.update(Action::Select);
+    assert_eq!(app.screen, Screen::Game);
+    assert_eq!(
+        play(&app).game.variant(),
+        Variant::Janggi(JanggiRules::TRADITIONAL)
+    );
+    // Cho moves first.
+    assert_eq!(play(&app).game.position().side_to_move(), Side::First);
+}
+
+#[test]
+fn draw_offer_needs_the_other_player() {
+    let mut app = new_game(GameKind::Xiangqi);
+    play_keys(&mut app, "h3e3");
+    app.update(Action::OfferDraw);
+    assert_eq!(
+        app.overlay,
+        Some(Overlay::Confirm(Question::DrawOffer(Side::Second)))
+    );
+    app.update(Action::No);
+    assert!(play(&app).in_progress());
+    app.update(Action::OfferDraw);
+    app.update(Action::Yes);
+    let outcome = play(&app).game.outcome().unwrap();
+    assert_eq!(outcome.reason(), EndReason::Agreement);
+    assert_eq!(outcome.winner(), None);
+}
+
+#[test]
+fn resign_asks_first() {
+    let mut app = new_game(GameKind::Shogi);
+    app.update(Action::Resign);
+    assert_eq!(
+        app.overlay,
+        Some(Overlay::Confirm(Question::Resign(Side::First)))
+    );
+    app.update(Action::Yes);
+    let outcome = play(&app).game.outcome().unwrap();
+    assert_eq!(outcome.winner(), Some(Side::Second));
+    assert_eq!(outcome.reason(), EndReason::Resignation);
+}
+
+#[test]
+fn quit_asks_during_a_game_and_ctrl_c_does_not() {
+    let mut app = new_game(GameKind::Xiangqi);
+    play_keys(&mut app, "h3e3");
+    app.update(Action::Quit);
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Question::Quit)));
+    app.update(Action::No);
+    assert!(!app.quit);
+    app.update(Action::ForceQuit);
+    assert!(app.quit);
+}
+
+#[test]
+fn typed_moves_in_engine_coordinates_and_usi() {
+    let mut app = new_game(GameKind::Shogi);
+    app.update(Action::OpenPrompt);
+    for c in "7g7f".chars() {
+        app.update(Action::PromptChar(c));
+    }
+    app.update(Action::Select);
+    assert_eq!(play(&app).game.moves().len(), 1);
+    app.update(Action::OpenPrompt);
+    for c in "zz".chars() {
+        app.update(Action::PromptChar(c));
+    }
+    app.update(Action::Select);
+    assert!(status(&app).contains("Cannot read"), "{}", status(&app));
+}
+
+#[test]
+fn the_computer_answers_through_an_effect() {
+    let options = StartOptions {
+        players: [Player::Human, Player::Computer { level: 1 }],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    assert!(app.take_effects().is_empty());
+    play_keys(&mut app, "h3e3");
+    assert!(app.thinking());
+    let effects = app.take_effects();
+    assert_eq!(effects.len(), 1);
+    let Effect::StartSearch {
+        id,
+        game,
+        limits,
+        stop,
+    } = &effects[0];
+    assert_eq!(limits.nodes, Some(500));
+    // A human cannot move for the CPU.
+    app.update(Action::Select);
+    assert!(status(&app).contains("CPU"), "{}", status(&app));
+    let mv = crate::engine::best_move(game, *limits, stop, &mut |_| {});
+    app.update(Action::ComputerMove { search: *id, mv });
+    assert_eq!(play(&app).game.moves().len(), 2);
+    assert!(!app.thinking());
+    // Undo takes back the CPU's reply and the human's move, and a stale answer is ignored.
+    app.update(Action::Undo);
+    assert_eq!(play(&app).game.moves().len(), 0);
+    app.update(Action::ComputerMove { search: *id, mv });
+    assert_eq!(play(&app).game.moves().len(), 0);
+}
+
+#[test]
+fn cpu_levels_grow_and_level_ten_uses_time() {
+    assert_eq!(limits_for_level(1).nodes, Some(500));
+    assert_eq!(limits_for_level(2).nodes, Some(1500));
+    assert!(limits_for_level(9).nodes.unwrap() <= 3_000_000);
+    assert!(limits_for_level(10).movetime.is_some());
+}
+
+#[test]
+fn flip_reverses_the_cursor_keys() {
+    let mut app = new_game(GameKind::Xiangqi);
+    let start = play(&app).cursor;
+    press(&mut app, &[Action::Flip, Action::Up]);
+    assert!(play(&app).flipped);
+    assert_eq!(play(&app).cursor, start); // already on the first rank: Up on a flipped board goes down
+    press(&mut app, &[Action::Down]);
+    assert_eq!(play(&app).cursor, start + 9);
+}

@@ -1,0 +1,735 @@
+//! Every string the interface shows, one table per language.
+//!
+//! The language follows `LANG` (`ko*` → Korean, anything else → English).
+//! A test checks that every [`Key`] has a text in every language.
+
+use std::env;
+
+/// An interface language.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Language {
+    /// English (the default).
+    English,
+    /// Korean (한국어).
+    Korean,
+}
+
+impl Language {
+    /// Every language, in menu order.
+    pub const ALL: [Language; 2] = [Language::English, Language::Korean];
+
+    /// The language asked for by the environment: `LC_ALL`, then `LC_MESSAGES`, then `LANG`.
+    pub fn from_environment() -> Language {
+        for name in ["LC_ALL", "LC_MESSAGES", "LANG"] {
+            if let Ok(value) = env::var(name) {
+                if !value.is_empty() {
+                    return Language::from_locale(&value);
+                }
+            }
+        }
+        Language::English
+    }
+
+    /// The language of a locale name such as `ko_KR.UTF-8`.
+    pub fn from_locale(locale: &str) -> Language {
+        if locale.to_ascii_lowercase().starts_with("ko") {
+            Language::Korean
+        } else {
+            Language::English
+        }
+    }
+
+    fn table(self) -> &'static [(Key, &'static str)] {
+        match self {
+            Language::English => ENGLISH,
+            Language::Korean => KOREAN,
+        }
+    }
+
+    /// The text of a key in this language (English when missing, which a test forbids).
+    pub fn text(self, key: Key) -> &'static str {
+        lookup(self.table(), key)
+            .or_else(|| lookup(ENGLISH, key))
+            .unwrap_or("?")
+    }
+
+    /// The text of a key with each `{}` replaced by the next argument.
+    pub fn format(self, key: Key, arguments: &[&str]) -> String {
+        let mut result = String::new();
+        let mut rest = self.text(key);
+        let mut arguments = arguments.iter();
+        while let Some(index) = rest.find("{}") {
+            result.push_str(&rest[..index]);
+            result.push_str(arguments.next().copied().unwrap_or(""));
+            rest = &rest[index + 2..];
+        }
+        result.push_str(rest);
+        result
+    }
+}
+
+fn lookup(table: &'static [(Key, &'static str)], key: Key) -> Option<&'static str> {
+    table.iter().find(|(k, _)| *k == key).map(|(_, text)| *text)
+}
+
+macro_rules! keys {
+    ($($(#[$doc:meta])* $name:ident,)*) => {
+        /// The name of one interface string.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Key {
+            $($(#[$doc])* $name,)*
+        }
+        impl Key {
+            /// Every key.
+            pub const ALL: &'static [Key] = &[$(Key::$name,)*];
+        }
+    };
+}
+
+keys! {
+    /// Window title.
+    AppTitle,
+    /// Start screen heading.
+    NewGameHeading,
+    /// Field label: which game.
+    FieldGame,
+    /// Field label: rule set.
+    FieldRules,
+    /// Field label: Han's setup.
+    FieldHanSetup,
+    /// Field label: Cho's setup.
+    FieldChoSetup,
+    /// Field label: shogi handicap.
+    FieldHandicap,
+    /// Field label: time control.
+    FieldTime,
+    /// Time control value while clocks do not exist.
+    TimeUnlimited,
+    /// The start button.
+    StartButton,
+    /// Start screen key hints.
+    StartHints,
+    /// Human player.
+    Human,
+    /// CPU player with a level.
+    ComputerLevel,
+    /// Xiangqi's name.
+    GameXiangqi,
+    /// Shogi's name.
+    GameShogi,
+    /// Janggi's name.
+    GameJanggi,
+    GameGungjanggi,
+    /// Standard rules.
+    RulesStandard,
+    /// Janggi KJA rules.
+    RulesKja,
+    /// Janggi traditional rules.
+    RulesTraditional,
+    /// Janggi modern (Kakao) rules.
+    RulesModern,
+    /// Janggi casual rules.
+    RulesCasual,
+    RulesGungjanggiSilver,
+    RulesGungjanggiDan,
+    /// Setup preview heading.
+    SetupPreview,
+    /// Xiangqi first side.
+    SideRed,
+    /// Xiangqi second side.
+    SideBlack,
+    /// Shogi first side.
+    SideSente,
+    /// Shogi second side.
+    SideGote,
+    /// Janggi first side.
+    SideCho,
+    /// Janggi second side.
+    SideHan,
+    /// "{side} to move".
+    ToMove,
+    /// Move list heading.
+    MovesHeading,
+    /// Captured pieces heading.
+    CapturedHeading,
+    /// KJA score heading.
+    ScoreHeading,
+    /// Hand heading.
+    HandHeading,
+    /// Check warning.
+    InCheck,
+    /// Bikjang warning.
+    BikjangPending,
+    /// CPU thinking.
+    Thinking,
+    /// Reviewing a position of the history.
+    Reviewing,
+    /// Game over marker in the panel.
+    GameFinished,
+    /// Status: choose a piece.
+    StatusChoosePiece,
+    /// Status: choose a target.
+    StatusChooseTarget,
+    /// Status: choose where to drop.
+    StatusChooseDrop,
+    /// Status: refused move.
+    StatusIllegal,
+    /// Status: empty hand.
+    StatusHandEmpty,
+    /// Status: no pass in this game.
+    StatusNoPass,
+    /// Status: nothing to undo.
+    StatusNothingToUndo,
+    /// Status: nothing to redo.
+    StatusNothingToRedo,
+    /// Status: unreadable typed move.
+    StatusUnknownMove,
+    /// Status: draw declined.
+    StatusDrawDeclined,
+    /// Status: while reviewing.
+    StatusReviewOnly,
+    /// Status: wait for the CPU.
+    StatusWaitComputer,
+    /// Status: the game is over.
+    StatusGameOver,
+    /// Prompt label.
+    PromptLabel,
+    /// Prompt hint.
+    PromptHint,
+    /// Promotion popup title.
+    PromoteTitle,
+    /// Promote choice.
+    PromoteYes,
+    /// Do not promote choice.
+    PromoteNo,
+    /// Quit confirmation.
+    ConfirmQuit,
+    /// Resign confirmation.
+    ConfirmResign,
+    /// Draw offer.
+    DrawOffer,
+    /// Yes/no hint.
+    YesNo,
+    /// Game over title.
+    GameOverTitle,
+    /// "{side} wins".
+    Wins,
+    /// Draw.
+    Draw,
+    /// Final scores line.
+    FinalScores,
+    /// Game over choice: review.
+    ChoiceReview,
+    /// Game over choice: new game.
+    ChoiceNewGame,
+    /// Game over choice: quit.
+    ChoiceQuit,
+    /// Reason.
+    ReasonCheckmate,
+    /// Reason.
+    ReasonStalemate,
+    /// Reason.
+    ReasonPerpetualCheck,
+    /// Reason.
+    ReasonRepetition,
+    /// Reason.
+    ReasonBikjang,
+    /// Reason.
+    ReasonMoveLimit,
+    /// Reason.
+    ReasonInsufficientMaterial,
+    /// Reason.
+    ReasonImpasse,
+    /// Reason.
+    ReasonDoublePass,
+    /// Reason.
+    ReasonResignation,
+    /// Reason.
+    ReasonTimeout,
+    /// Reason.
+    ReasonAgreement,
+    /// Reason.
+    ReasonFirstCheck,
+    /// Reason.
+    ReasonMaterial,
+    /// Reason.
+    ReasonSecondPlayer,
+    /// Illegal move reason.
+    IllegalNoPiece,
+    /// Illegal move reason.
+    IllegalNotAMove,
+    /// Illegal move reason.
+    IllegalLeavesInCheck,
+    /// Illegal move reason.
+    IllegalFlyingGeneral,
+    /// Illegal move reason.
+    IllegalTwoPawns,
+    /// Illegal move reason.
+    IllegalDropPawnMate,
+    /// Illegal move reason.
+    IllegalDeadPiece,
+    /// Illegal move reason.
+    IllegalCannotPromote,
+    /// Illegal move reason.
+    IllegalMustPromote,
+    /// Illegal move reason.
+    IllegalNotInHand,
+    /// Illegal move reason.
+    IllegalCannotPass,
+    /// Illegal move reason.
+    IllegalRepetition,
+    /// Illegal move reason.
+    IllegalBikjangCalled,
+    /// Illegal move reason.
+    IllegalGameOver,
+    /// Help title.
+    HelpTitle,
+    /// Help keys heading.
+    HelpKeys,
+    /// Help pieces heading.
+    HelpPieces,
+    /// Help rules heading.
+    HelpRules,
+    /// Help close hint.
+    HelpClose,
+    /// Key help.
+    KeyMoveCursor,
+    /// Key help.
+    KeySelect,
+    /// Key help.
+    KeyCancel,
+    /// Key help.
+    KeyHand,
+    /// Key help.
+    KeyPrompt,
+    /// Key help.
+    KeyPass,
+    /// Key help.
+    KeyUndo,
+    /// Key help.
+    KeyRedo,
+    /// Key help.
+    KeyHistory,
+    /// Key help.
+    KeyHistoryEnds,
+    /// Key help.
+    KeyFlip,
+    /// Key help.
+    KeyResign,
+    /// Key help.
+    KeyDraw,
+    /// Key help.
+    KeyNewGame,
+    /// Key help.
+    KeyHelp,
+    /// Key help.
+    KeyQuit,
+    /// Key help.
+    KeyForceQuit,
+    /// Key help.
+    KeyMouse,
+    /// Piece help.
+    PieceXiangqiGeneral,
+    /// Piece help.
+    PieceXiangqiAdvisor,
+    /// Piece help.
+    PieceXiangqiElephant,
+    /// Piece help.
+    PieceXiangqiHorse,
+    /// Piece help.
+    PieceXiangqiChariot,
+    /// Piece help.
+    PieceXiangqiCannon,
+    /// Piece help.
+    PieceXiangqiSoldier,
+    /// Piece help.
+    PieceJanggiGeneral,
+    /// Piece help.
+    PieceJanggiAdvisor,
+    /// Piece help.
+    PieceJanggiElephant,
+    /// Piece help.
+    PieceJanggiHorse,
+    /// Piece help.
+    PieceJanggiChariot,
+    /// Piece help.
+    PieceJanggiCannon,
+    /// Piece help.
+    PieceJanggiSoldier,
+    /// Piece help.
+    PieceShogiKing,
+    /// Piece help.
+    PieceShogiRook,
+    /// Piece help.
+    PieceShogiBishop,
+    /// Piece help.
+    PieceShogiGold,
+    /// Piece help.
+    PieceShogiSilver,
+    /// Piece help.
+    PieceShogiKnight,
+    /// Piece help.
+    PieceShogiLance,
+    /// Piece help.
+    PieceShogiPawn,
+    /// Piece help.
+    PieceShogiPromoted,
+    /// Rules help.
+    RulesXiangqi,
+    /// Rules help.
+    RulesShogi,
+    /// Rules help.
+    RulesJanggi,
+    /// Too-small terminal message.
+    TooSmall,
+    /// Footer hint during a game.
+    GameHints,
+}
+
+const ENGLISH: &[(Key, &str)] = &[
+    (Key::AppTitle, "qipan 棋盤"),
+    (Key::NewGameHeading, "New game"),
+    (Key::FieldGame, "Game"),
+    (Key::FieldRules, "Rules"),
+    (Key::FieldHanSetup, "Han setup"),
+    (Key::FieldChoSetup, "Cho setup"),
+    (Key::FieldHandicap, "Handicap"),
+    (Key::FieldTime, "Time"),
+    (Key::TimeUnlimited, "unlimited"),
+    (Key::StartButton, "Start the game"),
+    (Key::StartHints, "↑↓ field  ←→ change  Enter start  ? help  q quit"),
+    (Key::Human, "Human"),
+    (Key::ComputerLevel, "CPU level {}"),
+    (Key::GameXiangqi, "Xiangqi 象棋"),
+    (Key::GameShogi, "Shogi 将棋"),
+    (Key::GameJanggi, "Janggi 장기"),
+    (Key::GameGungjanggi, "Gungjanggi 궁장기"),
+    (Key::RulesStandard, "standard"),
+    (Key::RulesKja, "KJA (scored)"),
+    (Key::RulesTraditional, "traditional"),
+    (Key::RulesModern, "modern (Kakao)"),
+    (Key::RulesCasual, "casual"),
+    (Key::RulesGungjanggiSilver, "Manual 1 (silver)"),
+    (Key::RulesGungjanggiDan, "Manual 2 (dan)"),
+    (Key::SetupPreview, "Back ranks"),
+    (Key::SideRed, "Red"),
+    (Key::SideBlack, "Black"),
+    (Key::SideSente, "Sente"),
+    (Key::SideGote, "Gote"),
+    (Key::SideCho, "Cho"),
+    (Key::SideHan, "Han"),
+    (Key::ToMove, "{} to move"),
+    (Key::MovesHeading, "Moves"),
+    (Key::CapturedHeading, "Captured"),
+    (Key::ScoreHeading, "Score"),
+    (Key::HandHeading, "Hand"),
+    (Key::InCheck, "Check!"),
+    (Key::BikjangPending, "Bikjang! Pass (p) to accept, or break it"),
+    (Key::Thinking, "CPU is thinking…"),
+    (Key::Reviewing, "Reviewing {} / {}  (End returns)"),
+    (Key::GameFinished, "Game over: {}"),
+    (Key::StatusChoosePiece, "Choose a piece"),
+    (Key::StatusChooseTarget, "Choose where to move"),
+    (Key::StatusChooseDrop, "Choose where to drop"),
+    (Key::StatusIllegal, "Illegal: {}"),
+    (Key::StatusHandEmpty, "The hand is empty"),
+    (Key::StatusNoPass, "There is no pass in this game"),
+    (Key::StatusNothingToUndo, "Nothing to undo"),
+    (Key::StatusNothingToRedo, "Nothing to redo"),
+    (Key::StatusUnknownMove, "Cannot read the move '{}'"),
+    (Key::StatusDrawDeclined, "The draw was declined"),
+    (Key::StatusReviewOnly, "Reviewing: press End to return to the game"),
+    (Key::StatusWaitComputer, "The CPU is to move"),
+    (Key::StatusGameOver, "The game is over: n new game, q quit"),
+    (Key::PromptLabel, "Move: "),
+    (Key::PromptHint, "e.g. h3e3, 7g7f, P*5e · Enter plays · Esc cancels"),
+    (Key::PromoteTitle, "Promote?"),
+    (Key::PromoteYes, "Promote (y)"),
+    (Key::PromoteNo, "Do not promote (n)"),
+    (Key::ConfirmQuit, "Quit the game in progress?"),
+    (Key::ConfirmResign, "{} resigns?"),
+    (Key::DrawOffer, "{} offers a draw. {}, do you accept?"),
+    (Key::YesNo, "y yes · n no"),
+    (Key::GameOverTitle, "Game over"),
+    (Key::Wins, "{} wins"),
+    (Key::Draw, "Draw"),
+    (Key::FinalScores, "Score {} {} · {} {}"),
+    (Key::ChoiceReview, "Review the game"),
+    (Key::ChoiceNewGame, "New game"),
+    (Key::ChoiceQuit, "Quit"),
+    (Key::ReasonCheckmate, "by checkmate"),
+    (Key::ReasonStalemate, "by stalemate (no legal move)"),
+    (Key::ReasonPerpetualCheck, "by perpetual check"),
+    (Key::ReasonRepetition, "by repetition"),
+    (Key::ReasonBikjang, "by bikjang"),
+    (Key::ReasonMoveLimit, "by the move limit"),
+    (Key::ReasonInsufficientMaterial, "by insufficient material"),
+    (Key::ReasonImpasse, "by impasse"),
+    (Key::ReasonDoublePass, "by double pass"),
+    (Key::ReasonResignation, "by resignation"),
+    (Key::ReasonTimeout, "on time"),
+    (Key::ReasonAgreement, "by agreement"),
+    (Key::ReasonFirstCheck, "by the first check"),
+    (Key::ReasonMaterial, "on material"),
+    (Key::ReasonSecondPlayer, "as second player on equal material"),
+    (Key::IllegalNoPiece, "no piece of yours on that square"),
+    (Key::IllegalNotAMove, "that piece cannot move there"),
+    (Key::IllegalLeavesInCheck, "leaves the king in check"),
+    (Key::IllegalFlyingGeneral, "the generals would face each other"),
+    (Key::IllegalTwoPawns, "nifu: a second pawn on this file"),
+    (Key::IllegalDropPawnMate, "uchifuzume: a pawn drop may not give mate"),
+    (Key::IllegalDeadPiece, "the piece could never move again"),
+    (Key::IllegalCannotPromote, "this move cannot promote"),
+    (Key::IllegalMustPromote, "the piece must promote here"),
+    (Key::IllegalNotInHand, "no such piece in hand"),
+    (Key::IllegalCannotPass, "passing is not allowed now"),
+    (Key::IllegalRepetition, "the move would repeat the position"),
+    (Key::IllegalBikjangCalled, "bikjang was already called once"),
+    (Key::IllegalGameOver, "the game is over"),
+    (Key::HelpTitle, "Help"),
+    (Key::HelpKeys, "Keys"),
+    (Key::HelpPieces, "Pieces"),
+    (Key::HelpRules, "Special rules"),
+    (Key::HelpClose, "↑↓ scroll · Esc closes"),
+    (Key::KeyMoveCursor, "move the cursor"),
+    (Key::KeySelect, "pick a piece, then its target"),
+    (Key::KeyCancel, "cancel the selection or popup"),
+    (Key::KeyHand, "cursor into the hand (shogi drops)"),
+    (Key::KeyPrompt, "type a move (h3e3, 7g7f, P*5e)"),
+    (Key::KeyPass, "pass (janggi)"),
+    (Key::KeyUndo, "undo"),
+    (Key::KeyRedo, "redo"),
+    (Key::KeyHistory, "step back / forward through the game"),
+    (Key::KeyHistoryEnds, "first / last position"),
+    (Key::KeyFlip, "flip the board"),
+    (Key::KeyResign, "resign"),
+    (Key::KeyDraw, "offer a draw"),
+    (Key::KeyNewGame, "new game"),
+    (Key::KeyHelp, "this help"),
+    (Key::KeyQuit, "quit (asks during a game)"),
+    (Key::KeyForceQuit, "quit at once"),
+    (Key::KeyMouse, "click a piece, then its target"),
+    (Key::PieceXiangqiGeneral, "General: one step orthogonally, inside the palace"),
+    (Key::PieceXiangqiAdvisor, "Advisor: one step diagonally, inside the palace"),
+    (Key::PieceXiangqiElephant, "Elephant: two steps diagonally, not blocked, never across the river"),
+    (Key::PieceXiangqiHorse, "Horse: one step straight then one diagonally; blocked next to it"),
+    (Key::PieceXiangqiChariot, "Chariot: any distance orthogonally"),
+    (Key::PieceXiangqiCannon, "Cannon: moves like a chariot, captures by jumping exactly one piece"),
+    (Key::PieceXiangqiSoldier, "Soldier: one step forward; also sideways after the river"),
+    (Key::PieceJanggiGeneral, "General: one step along the palace lines, diagonals included"),
+    (Key::PieceJanggiAdvisor, "Advisor: one step along the palace lines, like the general"),
+    (Key::PieceJanggiElephant, "Elephant: one straight then two diagonally; blocked on the way"),
+    (Key::PieceJanggiHorse, "Horse: one straight then one diagonally; blocked next to it"),
+    (Key::PieceJanggiChariot, "Chariot: any distance straight, and along palace diagonals"),
+    (Key::PieceJanggiCannon, "Cannon: must jump exactly one piece (never a cannon) to move or capture"),
+    (Key::PieceJanggiSoldier, "Soldier: one step forward or sideways; diagonally forward in the palace"),
+    (Key::PieceShogiKing, "King: one step in any direction"),
+    (Key::PieceShogiRook, "Rook: any distance orthogonally; promoted 龍 adds one diagonal step"),
+    (Key::PieceShogiBishop, "Bishop: any distance diagonally; promoted 馬 adds one orthogonal step"),
+    (Key::PieceShogiGold, "Gold: one step orthogonally or diagonally forward"),
+    (Key::PieceShogiSilver, "Silver: one step diagonally or straight forward"),
+    (Key::PieceShogiKnight, "Knight: two forward and one sideways, jumping"),
+    (Key::PieceShogiLance, "Lance: any distance straight forward"),
+    (Key::PieceShogiPawn, "Pawn: one step forward"),
+    (Key::PieceShogiPromoted, "Promoted silver, knight, lance and pawn move like a gold"),
+    (Key::RulesXiangqi, "The generals may not face each other on an open file. Stalemate loses. Perpetual check loses; other threefold repetitions draw; 60 moves each without a capture draw."),
+    (Key::RulesShogi, "Pieces reaching, leaving or inside the far three ranks may promote. Captured pieces join your hand and may be dropped. No two unpromoted pawns on a file (nifu); no mate by a pawn drop (uchifuzume). Fourfold repetition draws, perpetual check loses."),
+    (Key::RulesJanggi, "Cho moves first. You may pass (p) when not in check. Facing generals (bikjang) must be broken or accepted by passing; it is then scored. Points: chariot 13, cannon 7, horse 5, elephant 3, advisor 3, soldier 2, Han +1.5."),
+    (Key::TooSmall, "The terminal is too small: {}×{} needed, {}×{} now"),
+    (Key::GameHints, "Enter pick/move · : type · u undo · r redo · f flip · ? help · q quit"),
+];
+
+const KOREAN: &[(Key, &str)] = &[
+    (Key::AppTitle, "qipan 棋盤"),
+    (Key::NewGameHeading, "새 대국"),
+    (Key::FieldGame, "게임"),
+    (Key::FieldRules, "규칙"),
+    (Key::FieldHanSetup, "한 상차림"),
+    (Key::FieldChoSetup, "초 상차림"),
+    (Key::FieldHandicap, "치수(핸디캡)"),
+    (Key::FieldTime, "시간"),
+    (Key::TimeUnlimited, "무제한"),
+    (Key::StartButton, "대국 시작"),
+    (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  ? 도움말  q 종료"),
+    (Key::Human, "사람"),
+    (Key::ComputerLevel, "컴퓨터 {}단계"),
+    (Key::GameXiangqi, "샹치 象棋"),
+    (Key::GameShogi, "쇼기 将棋"),
+    (Key::GameJanggi, "장기 將棋"),
+    (Key::GameGungjanggi, "궁장기"),
+    (Key::RulesStandard, "표준"),
+    (Key::RulesKja, "대한장기협회 (점수제)"),
+    (Key::RulesTraditional, "전통"),
+    (Key::RulesModern, "현대 (카카오)"),
+    (Key::RulesCasual, "친선"),
+    (Key::RulesGungjanggiSilver, "매뉴얼 1 (실버)"),
+    (Key::RulesGungjanggiDan, "매뉴얼 2 (유단자)"),
+    (Key::SetupPreview, "상차림 미리보기"),
+    (Key::SideRed, "홍"),
+    (Key::SideBlack, "흑"),
+    (Key::SideSente, "선수"),
+    (Key::SideGote, "후수"),
+    (Key::SideCho, "초"),
+    (Key::SideHan, "한"),
+    (Key::ToMove, "{} 차례"),
+    (Key::MovesHeading, "기보"),
+    (Key::CapturedHeading, "잡은 기물"),
+    (Key::ScoreHeading, "점수"),
+    (Key::HandHeading, "손에 든 기물"),
+    (Key::InCheck, "장군!"),
+    (Key::BikjangPending, "빅장! 한수쉼(p)으로 받거나 피하세요"),
+    (Key::Thinking, "컴퓨터가 생각 중…"),
+    (Key::Reviewing, "복기 {} / {}  (End: 돌아가기)"),
+    (Key::GameFinished, "대국 종료: {}"),
+    (Key::StatusChoosePiece, "기물을 고르세요"),
+    (Key::StatusChooseTarget, "옮길 곳을 고르세요"),
+    (Key::StatusChooseDrop, "놓을 곳을 고르세요"),
+    (Key::StatusIllegal, "둘 수 없음: {}"),
+    (Key::StatusHandEmpty, "가진 기물이 없습니다"),
+    (Key::StatusNoPass, "이 게임에는 한수쉼이 없습니다"),
+    (Key::StatusNothingToUndo, "무를 수가 없습니다"),
+    (Key::StatusNothingToRedo, "다시 둘 수가 없습니다"),
+    (Key::StatusUnknownMove, "'{}' 수를 읽을 수 없습니다"),
+    (Key::StatusDrawDeclined, "무승부 제안이 거절되었습니다"),
+    (Key::StatusReviewOnly, "복기 중: End 키로 대국으로 돌아갑니다"),
+    (Key::StatusWaitComputer, "컴퓨터 차례입니다"),
+    (Key::StatusGameOver, "대국이 끝났습니다: n 새 대국, q 종료"),
+    (Key::PromptLabel, "수: "),
+    (Key::PromptHint, "예: h3e3, 7g7f, P*5e · Enter 두기 · Esc 취소"),
+    (Key::PromoteTitle, "승격할까요?"),
+    (Key::PromoteYes, "승격 (y)"),
+    (Key::PromoteNo, "승격 안 함 (n)"),
+    (Key::ConfirmQuit, "진행 중인 대국을 끝낼까요?"),
+    (Key::ConfirmResign, "{} 기권할까요?"),
+    (Key::DrawOffer, "{} 무승부 제안. {}, 받겠습니까?"),
+    (Key::YesNo, "y 예 · n 아니오"),
+    (Key::GameOverTitle, "대국 종료"),
+    (Key::Wins, "{} 승"),
+    (Key::Draw, "무승부"),
+    (Key::FinalScores, "점수 {} {} · {} {}"),
+    (Key::ChoiceReview, "복기하기"),
+    (Key::ChoiceNewGame, "새 대국"),
+    (Key::ChoiceQuit, "종료"),
+    (Key::ReasonCheckmate, "외통"),
+    (Key::ReasonStalemate, "둘 수가 없음"),
+    (Key::ReasonPerpetualCheck, "연속 장군"),
+    (Key::ReasonRepetition, "반복"),
+    (Key::ReasonBikjang, "빅장"),
+    (Key::ReasonMoveLimit, "수 제한"),
+    (Key::ReasonInsufficientMaterial, "기물 부족"),
+    (Key::ReasonImpasse, "입옥 점수"),
+    (Key::ReasonDoublePass, "연속 한수쉼"),
+    (Key::ReasonResignation, "기권"),
+    (Key::ReasonTimeout, "시간 초과"),
+    (Key::ReasonAgreement, "합의"),
+    (Key::ReasonFirstCheck, "첫 장군"),
+    (Key::ReasonMaterial, "기물 점수"),
+    (Key::ReasonSecondPlayer, "동점 시 후수 승"),
+    (Key::IllegalNoPiece, "그 자리에 내 기물이 없습니다"),
+    (Key::IllegalNotAMove, "그 기물은 거기로 갈 수 없습니다"),
+    (Key::IllegalLeavesInCheck, "장군을 받게 됩니다"),
+    (Key::IllegalFlyingGeneral, "두 장수가 마주보게 됩니다"),
+    (Key::IllegalTwoPawns, "니후: 같은 줄에 두 번째 보"),
+    (Key::IllegalDropPawnMate, "우치후즈메: 보를 놓아 외통을 만들 수 없습니다"),
+    (Key::IllegalDeadPiece, "그 기물은 다시 움직일 수 없게 됩니다"),
+    (Key::IllegalCannotPromote, "이 수로는 승격할 수 없습니다"),
+    (Key::IllegalMustPromote, "여기서는 반드시 승격해야 합니다"),
+    (Key::IllegalNotInHand, "그 기물을 갖고 있지 않습니다"),
+    (Key::IllegalCannotPass, "지금은 한수쉼을 할 수 없습니다"),
+    (Key::IllegalRepetition, "같은 국면을 반복하게 됩니다"),
+    (Key::IllegalBikjangCalled, "빅장은 이미 한 번 불렀습니다"),
+    (Key::IllegalGameOver, "대국이 끝났습니다"),
+    (Key::HelpTitle, "도움말"),
+    (Key::HelpKeys, "키"),
+    (Key::HelpPieces, "기물"),
+    (Key::HelpRules, "특별 규칙"),
+    (Key::HelpClose, "↑↓ 스크롤 · Esc 닫기"),
+    (Key::KeyMoveCursor, "커서 이동"),
+    (Key::KeySelect, "기물을 고르고 옮길 곳 고르기"),
+    (Key::KeyCancel, "선택이나 창 취소"),
+    (Key::KeyHand, "커서를 손 기물로 (쇼기 놓기)"),
+    (Key::KeyPrompt, "수 입력 (h3e3, 7g7f, P*5e)"),
+    (Key::KeyPass, "한수쉼 (장기)"),
+    (Key::KeyUndo, "무르기"),
+    (Key::KeyRedo, "다시 두기"),
+    (Key::KeyHistory, "기보 앞뒤로 보기"),
+    (Key::KeyHistoryEnds, "처음 / 마지막 국면"),
+    (Key::KeyFlip, "판 뒤집기"),
+    (Key::KeyResign, "기권"),
+    (Key::KeyDraw, "무승부 제안"),
+    (Key::KeyNewGame, "새 대국"),
+    (Key::KeyHelp, "이 도움말"),
+    (Key::KeyQuit, "종료 (대국 중에는 묻습니다)"),
+    (Key::KeyForceQuit, "바로 종료"),
+    (Key::KeyMouse, "기물을 누르고 옮길 곳 누르기"),
+    (Key::PieceXiangqiGeneral, "장(將): 궁 안에서 가로세로 한 칸"),
+    (Key::PieceXiangqiAdvisor, "사(士): 궁 안에서 대각선 한 칸"),
+    (Key::PieceXiangqiElephant, "상(象): 대각선 두 칸, 막히면 못 감, 강을 못 건넘"),
+    (Key::PieceXiangqiHorse, "마(馬): 한 칸 직진 후 대각선 한 칸, 바로 옆이 막히면 못 감"),
+    (Key::PieceXiangqiChariot, "차(車): 가로세로 몇 칸이든"),
+    (Key::PieceXiangqiCannon, "포(砲): 차처럼 움직이고, 기물 하나를 넘어서만 잡음"),
+    (Key::PieceXiangqiSoldier, "졸(卒): 앞으로 한 칸, 강을 건너면 옆으로도"),
+    (Key::PieceJanggiGeneral, "궁(楚/漢): 궁 안의 선을 따라 한 칸 (대각선 포함)"),
+    (Key::PieceJanggiAdvisor, "사(士): 궁 안의 선을 따라 한 칸"),
+    (Key::PieceJanggiElephant, "상(象): 직진 한 칸 후 대각선 두 칸, 길이 막히면 못 감"),
+    (Key::PieceJanggiHorse, "마(馬): 직진 한 칸 후 대각선 한 칸, 길이 막히면 못 감"),
+    (Key::PieceJanggiChariot, "차(車): 가로세로 몇 칸이든, 궁의 대각선도"),
+    (Key::PieceJanggiCannon, "포(包): 기물 하나(포 제외)를 넘어야 움직이거나 잡음"),
+    (Key::PieceJanggiSoldier, "졸/병: 앞이나 옆으로 한 칸, 궁 안에서는 대각선 앞으로도"),
+    (Key::PieceShogiKing, "왕(玉/王): 어느 방향으로든 한 칸"),
+    (Key::PieceShogiRook, "비차(飛): 가로세로 몇 칸이든, 승격한 龍은 대각선 한 칸 더"),
+    (Key::PieceShogiBishop, "각(角): 대각선 몇 칸이든, 승격한 馬는 가로세로 한 칸 더"),
+    (Key::PieceShogiGold, "금(金): 가로세로 한 칸 또는 대각선 앞 한 칸"),
+    (Key::PieceShogiSilver, "은(銀): 대각선 한 칸 또는 바로 앞 한 칸"),
+    (Key::PieceShogiKnight, "계마(桂): 앞으로 두 칸, 옆으로 한 칸, 뛰어넘음"),
+    (Key::PieceShogiLance, "향차(香): 앞으로 몇 칸이든"),
+    (Key::PieceShogiPawn, "보(歩): 앞으로 한 칸"),
+    (Key::PieceShogiPromoted, "승격한 은·계마·향차·보는 금처럼 움직임"),
+    (Key::RulesXiangqi, "두 장수는 열린 줄에서 마주볼 수 없습니다. 둘 수가 없으면 집니다. 연속 장군은 지고, 다른 세 번 반복은 무승부, 잡지 않고 각 60수면 무승부."),
+    (Key::RulesShogi, "상대 진영 세 줄에 들어가거나, 나오거나, 그 안에서 움직이면 승격할 수 있습니다. 잡은 기물은 손에 들어와 놓을 수 있습니다. 같은 줄에 보 두 개(니후)와 보를 놓아 외통(우치후즈메)은 금지. 네 번 반복은 무승부, 연속 장군은 패."),
+    (Key::RulesJanggi, "초가 먼저 둡니다. 장군이 아닐 때 한수쉼(p)을 할 수 있습니다. 빅장은 피하거나 한수쉼으로 받으며, 그러면 점수로 가립니다. 점수: 차 13, 포 7, 마 5, 상 3, 사 3, 졸 2, 한 +1.5."),
+    (Key::TooSmall, "터미널이 너무 작습니다: {}×{} 필요, 지금 {}×{}"),
+    (Key::GameHints, "Enter 고르기/두기 · : 입력 · u 무르기 · r 다시 · f 뒤집기 · ? 도움말 · q 종료"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_key_has_a_text_in_every_language() {
+        for language in Language::ALL {
+            for &key in Key::ALL {
+                let found = lookup(language.table(), key);
+                assert!(
+                    found.is_some_and(|t| !t.is_empty()),
+                    "{key:?} missing in {language:?}"
+                );
+            }
+            assert_eq!(
+                language.table().len(),
+                Key::ALL.len(),
+                "{language:?} has duplicates"
+            );
+        }
+    }
+
+    #[test]
+    fn placeholders_agree_between_languages() {
+        for &key in Key::ALL {
+            let count = |language: Language| language.text(key).matches("{}").count();
+            assert_eq!(count(Language::English), count(Language::Korean), "{key:?}");
+        }
+    }
+
+    #[test]
+    fn locale_names() {
+        assert_eq!(Language::from_locale("ko_KR.UTF-8"), Language::Korean);
+        assert_eq!(Language::from_locale("en_US.UTF-8"), Language::English);
+        assert_eq!(Language::from_locale("C"), Language::English);
+        assert_eq!(
+            Language::Korean.format(Key::ComputerLevel, &["3"]),
+            "컴퓨터 3단계"
+        );
+    }
+}

@@ -1,0 +1,175 @@
+//! The terminal: raw mode, alternate screen and mouse capture, restored on
+//! every way out (quit, Ctrl-C, SIGTERM/SIGHUP, panic); the event loop with a
+//! tick; the CPU worker threads.
+
+use crate::app::keymap::action_for_key;
+use crate::app::{Action, App, Effect};
+use crate::engine;
+use crate::ui::{self, board::HitTarget};
+use crossterm::event::{
+    self, DisableMouseCapture, EnableMouseCapture, Event, MouseButton, MouseEventKind,
+};
+use crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
+use crossterm::{cursor, execute};
+use ratatui::backend::CrosstermBackend;
+use ratatui::layout::Rect;
+use ratatui::Terminal;
+use std::io::{self, Stdout};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::Arc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// How often the app gets a [`Action::Tick`].
+const TICK: Duration = Duration::from_millis(100);
+
+/// Puts the terminal back as it was. Safe to call more than once.
+pub fn restore_terminal() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        io::stdout(),
+        DisableMouseCapture,
+        LeaveAlternateScreen,
+        cursor::Show
+    );
+}
+
+fn install_panic_hook() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore_terminal();
+        previous(info);
+    }));
+}
+
+/// Restores the terminal when dropped, whatever way the loop ends.
+struct TerminalGuard;
+
+impl Drop for TerminalGuard {
+    fn drop(&mut self) {
+        restore_terminal();
+    }
+}
+
+/// Runs the interactive client until the user quits.
+pub fn run(mut app: App) -> io::Result<()> {
+    // SIGTERM and SIGHUP only set a flag; the loop sees it within one tick and
+    // leaves through the guard, so the terminal is restored in the main thread.
+    let terminate = Arc::new(AtomicBool::new(false));
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        signal_hook::flag::register(signal, Arc::clone(&terminate))?;
+    }
+    install_panic_hook();
+    enable_raw_mode()?;
+    let _guard = TerminalGuard;
+    execute!(
+        io::stdout(),
+        EnterAlternateScreen,
+        EnableMouseCapture,
+        cursor::Hide
+    )?;
+    let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+    terminal.clear()?;
+    let (sender, receiver) = channel();
+    let result = event_loop(&mut terminal, &mut app, &terminate, &sender, &receiver);
+    stop_all(&mut app);
+    result
+}
+
+fn stop_all(app: &mut App) {
+    app.update(Action::ForceQuit);
+}
+
+fn event_loop(
+    terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    app: &mut App,
+    terminate: &AtomicBool,
+    sender: &Sender<Action>,
+    receiver: &Receiver<Action>,
+) -> io::Result<()> {
+    let mut next_tick = Instant::now() + TICK;
+    loop {
+        if terminate.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        while let Ok(action) = receiver.try_recv() {
+            app.update(action);
+        }
+        run_effects(app, sender);
+        if app.quit {
+            return Ok(());
+        }
+        terminal.draw(|frame| ui::render(app, frame))?;
+        let timeout = next_tick.saturating_duration_since(Instant::now());
+        if event::poll(timeout)? {
+            let area = {
+                let size = terminal.size()?;
+                Rect::new(0, 0, size.width, size.height)
+            };
+            let action = match event::read()? {
+                Event::Key(key) => action_for_key(app, key),
+                Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
+                    mouse_action(app, area, mouse.column, mouse.row)
+                }
+                Event::Resize(_, _) => Some(Action::Resize),
+                _ => None,
+            };
+            if let Some(action) = action {
+                app.update(action);
+            }
+        }
+        if Instant::now() >= next_tick {
+            app.update(Action::Tick);
+            next_tick = Instant::now() + TICK;
+        }
+    }
+}
+
+/// The action of a left click at a screen cell.
+pub fn mouse_action(app: &App, area: Rect, column: u16, row: u16) -> Option<Action> {
+    if app.overlay.is_some() {
+        return None;
+    }
+    if let Some(index) = ui::start_row_at(app, area, row) {
+        return Some(Action::ClickStartRow(index));
+    }
+    match ui::hit_test(app, area, column, row)? {
+        HitTarget::Square(square) => Some(Action::ClickSquare(square)),
+        HitTarget::Hand(side, index) => Some(Action::ClickHand(side, index)),
+    }
+}
+
+/// Starts the work the app asked for: each CPU search on its own thread.
+pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
+    for effect in app.take_effects() {
+        match effect {
+            Effect::StartSearch {
+                id,
+                game,
+                limits,
+                stop,
+            } => {
+                let sender = sender.clone();
+                thread::spawn(move || {
+                    let started = Instant::now();
+                    let mv = engine::best_move(&game, limits, &stop, &mut |_| {});
+                    // Let a very fast reply be seen as a move, not a flash.
+                    let shown_after = Duration::from_millis(250);
+                    if let Some(rest) = shown_after.checked_sub(started.elapsed()) {
+                        thread::sleep(rest);
+                    }
+                    if !stop.load(Ordering::Relaxed) {
+                        let _ = sender.send(Action::ComputerMove { search: id, mv });
+                    }
+                });
+            }
+        }
+    }
+}

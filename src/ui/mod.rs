@@ -1,0 +1,1082 @@
+//! Pure rendering of an [`App`]: the start screen, the board with its panels,
+//! and the popups. Nothing here changes the app.
+
+pub mod benchmark;
+pub mod board;
+pub mod glyphs;
+pub mod theme;
+
+use crate::app::keymap::KEY_HELP;
+use crate::app::{
+    native_side_name, reason_key, side_key, App, GlyphSet, Overlay, Play, Player, Question, Screen,
+    StartField, StartOptions,
+};
+use crate::i18n::{Key, Language};
+use crate::rules::any::{AnyPosition, GameKind, Piece, PieceKind};
+use crate::rules::{Outcome, Position, Side};
+use board::{board_dimensions, BoardSize, BoardStyle, HitTarget, Marks};
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
+use ratatui::Frame;
+use theme::Theme;
+
+/// The narrowest side panel.
+const MIN_PANEL_WIDTH: u16 = 24;
+/// The width of the shogi hand column.
+const HAND_WIDTH: u16 = 9;
+
+/// Where the parts of the game screen go.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameLayout {
+    /// The title row.
+    pub title: Rect,
+    /// The board picture.
+    pub board: Rect,
+    /// The board size chosen.
+    pub size: BoardSize,
+    /// The shogi hands column.
+    pub hands: Option<Rect>,
+    /// The side panel.
+    pub panel: Rect,
+    /// The status row.
+    pub status: Rect,
+    /// The key-hint row.
+    pub hints: Rect,
+}
+
+/// The game screen's layout, or the size needed when the terminal is too small.
+pub fn game_layout(game: GameKind, glyphs: GlyphSet, area: Rect) -> Result<GameLayout, (u16, u16)> {
+    let hand_width = if game == GameKind::Shogi {
+        HAND_WIDTH
+    } else {
+        0
+    };
+    let mut needed = (0, 0);
+    for size in BoardSize::ALL {
+        let (width, height) = board_dimensions(game, size, glyphs);
+        let need_width = 1 + width + hand_width + 1 + MIN_PANEL_WIDTH;
+        let need_height = height + 3;
+        needed = (need_width, need_height);
+        if area.width < need_width || area.height < need_height {
+            continue;
+        }
+        let spare_rows = area.height - need_height;
+        let board = Rect::new(area.x + 1, area.y + 1 + spare_rows / 2, width, height);
+        let hands =
+            (hand_width > 0).then(|| Rect::new(board.right() + 1, board.y, hand_width - 1, height));
+        let panel_x = board.right() + hand_width + 1;
+        let panel = Rect::new(panel_x, area.y + 1, area.right() - panel_x, area.height - 3);
+        return Ok(GameLayout {
+            title: Rect::new(area.x, area.y, area.width, 1),
+            board,
+            size,
+            hands,
+            panel,
+            status: Rect::new(area.x, area.bottom() - 2, area.width, 1),
+            hints: Rect::new(area.x, area.bottom() - 1, area.width, 1),
+        });
+    }
+    Err(needed)
+}
+
+/// Draws the app into a frame.
+pub fn render(app: &App, frame: &mut Frame) {
+    let area = frame.area();
+    render_buffer(app, area, frame.buffer_mut());
+}
+
+/// Draws the app into a buffer area (used by the frame and by tests).
+pub fn render_buffer(app: &App, area: Rect, buffer: &mut Buffer) {
+    if area.width == 0 || area.height == 0 {
+        return;
+    }
+    match (&app.screen, &app.play) {
+        (Screen::Game, Some(play)) => render_game(app, play, area, buffer),
+        _ => render_start(app, area, buffer),
+    }
+    render_overlay(app, area, buffer);
+}
+
+/// What is under a mouse click at a screen cell.
+pub fn hit_test(app: &App, area: Rect, column: u16, row: u16) -> Option<HitTarget> {
+    let play = app.play.as_ref().filter(|_| app.screen == Screen::Game)?;
+    let game = play.game.variant().kind();
+    let layout = game_layout(game, app.settings.glyphs, area).ok()?;
+    let board = &layout.board;
+    if board.contains((column, row).into()) {
+        let theme = Theme::for_game(game);
+        let canvas = board::draw(
+            play.shown_position(),
+            &Marks::default(),
+            board_style(app, play, layout.size, &theme),
+        );
+        let (x, y) = (column - board.x, row - board.y);
+        return canvas
+            .hits
+            .iter()
+            .find(|hit| hit.y == y && x + 1 >= hit.x && x <= hit.x + hit.width)
+            .map(|hit| hit.target);
+    }
+    let hands = layout.hands?;
+    if !hands.contains((column, row).into()) {
+        return None;
+    }
+    let position = play.shown_position();
+    for (side, top) in hand_sides(play) {
+        for (line_row, _, index) in hand_rows(position, side, hands, top, app.settings.glyphs) {
+            if line_row == row {
+                return index.map(|i| HitTarget::Hand(side, i));
+            }
+        }
+    }
+    None
+}
+
+fn board_style<'a>(app: &App, play: &Play, size: BoardSize, theme: &'a Theme) -> BoardStyle<'a> {
+    BoardStyle {
+        size,
+        glyphs: app.settings.glyphs,
+        flipped: play.flipped,
+        theme,
+    }
+}
+
+/// The side's name as the panel shows it: 紅 Red, ▲先手 Sente, 楚 Cho (without CJK in the Latin set).
+pub fn side_name(language: Language, glyphs: GlyphSet, game: GameKind, side: Side) -> String {
+    let word = language.text(side_key(game, side));
+    if glyphs == GlyphSet::Latin {
+        word.to_string()
+    } else {
+        format!("{} {}", native_side_name(game, side), word)
+    }
+}
+
+fn side_label_style(game: GameKind, side: Side) -> Style {
+    let color = match (game, side) {
+        (GameKind::Xiangqi, Side::First) | (GameKind::Janggi, Side::Second) => {
+            Color::Rgb(235, 80, 80)
+        }
+        (GameKind::Janggi, Side::First) => Color::Rgb(90, 160, 255),
+        (GameKind::Shogi, Side::Second) => Color::Rgb(220, 130, 200),
+        _ => Color::White,
+    };
+    Style::new().fg(color).add_modifier(Modifier::BOLD)
+}
+
+fn player_text(language: Language, player: Player) -> String {
+    match player {
+        Player::Human => language.text(Key::Human).to_string(),
+        Player::Computer { level } => language.format(Key::ComputerLevel, &[&level.to_string()]),
+    }
+}
+
+/// The result in words: "Red wins by checkmate".
+pub fn outcome_text(
+    language: Language,
+    glyphs: GlyphSet,
+    game: GameKind,
+    outcome: &Outcome,
+) -> String {
+    let reason = language.text(reason_key(outcome.reason()));
+    match outcome.winner() {
+        Some(winner) => {
+            let name = side_name(language, glyphs, game, winner);
+            format!("{} {}", language.format(Key::Wins, &[&name]), reason)
+        }
+        None => format!("{} {}", language.text(Key::Draw), reason),
+    }
+}
+
+fn title_line(app: &App, title: String, area: Rect, buffer: &mut Buffer) {
+    let theme = Theme::for_game(GameKind::Xiangqi);
+    let help = format!("? {} ", app.text(Key::HelpTitle));
+    Paragraph::new(Line::from(vec![
+        Span::styled(format!(" {} ", app.text(Key::AppTitle)), theme.highlight),
+        Span::styled(format!(" {title}"), theme.title),
+    ]))
+    .render(area, buffer);
+    let help_width = board::text_width(&help, false);
+    if area.width > help_width {
+        let x = area.right() - help_width;
+        buffer.set_string(x, area.y, help, theme.dim);
+    }
+}
+
+// ----- the game screen ----------------------------------------------------
+
+fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
+    let game = play.game.variant().kind();
+    let theme = Theme::for_game(game);
+    let layout = match game_layout(game, app.settings.glyphs, area) {
+        Ok(layout) => layout,
+        Err((width, height)) => {
+            let text = app.settings.language.format(
+                Key::TooSmall,
+                &[
+                    &width.to_string(),
+                    &height.to_string(),
+                    &area.width.to_string(),
+                    &area.height.to_string(),
+                ],
+            );
+            let y = area.y + area.height / 2;
+            Paragraph::new(text)
+                .alignment(Alignment::Center)
+                .wrap(Wrap { trim: true })
+                .style(theme.error)
+                .render(
+                    Rect::new(
+                        area.x,
+                        y.saturating_sub(1).max(area.y),
+                        area.width,
+                        area.height.min(3),
+                    ),
+                    buffer,
+                );
+            return;
+        }
+    };
+    let language = app.settings.language;
+    let options = &play.options;
+    let rules_name = options
+        .game()
+        .rule_sets
+        .iter()
+        .find(|(v, _)| *v == play.game.variant())
+        .map(|(_, key)| language.text(*key))
+        .unwrap_or("");
+    let mut title = format!("{} · {}", language.text(options.game().name), rules_name);
+    if game == GameKind::Shogi
+        && play.game.start().fen() != crate::rules::any::Variant::Shogi.start().fen()
+    {
+        let handicap = options.handicap();
+        title.push_str(&format!(
+            " · {} {}",
+            handicap.japanese(),
+            handicap.english()
+        ));
+    }
+    title_line(app, title, layout.title, buffer);
+
+    let position = play.shown_position();
+    let canvas = board::draw(
+        position,
+        &Marks::of_play(play),
+        board_style(app, play, layout.size, &theme),
+    );
+    canvas.render(layout.board, buffer);
+    if let Some(hands) = layout.hands {
+        render_hands(app, play, hands, &theme, buffer);
+    }
+    render_panel(app, play, layout.panel, buffer);
+    render_status(app, play, layout.status, &theme, buffer);
+    Paragraph::new(format!(" {}", app.text(Key::GameHints)))
+        .style(theme.dim)
+        .render(layout.hints, buffer);
+}
+
+/// The sides of the hands column: (side, drawn at the top).
+fn hand_sides(play: &Play) -> [(Side, bool); 2] {
+    let top = if play.flipped {
+        Side::First
+    } else {
+        Side::Second
+    };
+    [(top, true), (top.opponent(), false)]
+}
+
+/// The rows of a hand in the hands column: (screen row, text, index into the hand or `None` for the heading).
+fn hand_rows(
+    position: &AnyPosition,
+    side: Side,
+    area: Rect,
+    top: bool,
+    glyphs: GlyphSet,
+) -> Vec<(u16, String, Option<usize>)> {
+    let game = position.game();
+    let heading = if glyphs == GlyphSet::Latin {
+        match side {
+            Side::First => "Sente".to_string(),
+            Side::Second => "Gote".to_string(),
+        }
+    } else {
+        native_side_name(game, side).to_string()
+    };
+    let mut rows = vec![(heading, None)];
+    for (index, (kind, count)) in position.hand(side).into_iter().enumerate() {
+        rows.push((board::hand_entry(kind, count, side, glyphs), Some(index)));
+    }
+    let half = area.height / 2;
+    let rows: Vec<_> = rows.into_iter().take(half as usize).collect();
+    if top {
+        rows.into_iter()
+            .enumerate()
+            .map(|(i, (text, index))| (area.y + i as u16, text, index))
+            .collect()
+    } else {
+        let start = area.bottom() - rows.len() as u16;
+        rows.into_iter()
+            .enumerate()
+            .map(|(i, (text, index))| (start + i as u16, text, index))
+            .collect()
+    }
+}
+
+fn render_hands(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut Buffer) {
+    let position = play.shown_position();
+    let mover = position.side_to_move();
+    for (side, top) in hand_sides(play) {
+        for (row, text, index) in hand_rows(position, side, area, top, app.settings.glyphs) {
+            let mut style = match index {
+                None => side_label_style(GameKind::Shogi, side),
+                Some(_) => theme.hand,
+            };
+            let selected_kind = match play.selection {
+                Some(crate::app::Selection::Hand(kind)) => Some(kind),
+                _ => None,
+            };
+            if let Some(index) = index {
+                let kind = position.hand(side).get(index).map(|(k, _)| *k);
+                if side == mover && play.review.is_none() {
+                    if play.hand_cursor == Some(index) {
+                        style = style.patch(theme.cursor).fg(Color::Black);
+                    } else if selected_kind.is_some() && selected_kind == kind {
+                        style = style.patch(theme.selected).fg(Color::Black);
+                    }
+                }
+            }
+            let line = if index.is_some() {
+                format!(" {text}")
+            } else {
+                text
+            };
+            buffer.set_stringn(area.x, row, line, area.width as usize, style);
+        }
+    }
+}
+
+fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
+    let language = app.settings.language;
+    let glyphs = app.settings.glyphs;
+    let game = play.game.variant().kind();
+    let theme = Theme::for_game(game);
+    let position = play.shown_position();
+    let mover = position.side_to_move();
+    let mut lines: Vec<Line> = Vec::new();
+    let outcome = play.game.outcome();
+    let top_side = if play.flipped {
+        Side::First
+    } else {
+        Side::Second
+    };
+    for side in [top_side, top_side.opponent()] {
+        let marker = if side == mover && outcome.is_none() {
+            "▶ "
+        } else {
+            "  "
+        };
+        lines.push(Line::from(vec![
+            Span::styled(marker, theme.title),
+            Span::styled(
+                side_name(language, glyphs, game, side),
+                side_label_style(game, side),
+            ),
+            Span::styled(
+                format!("  {}", player_text(language, play.player(side))),
+                theme.dim,
+            ),
+        ]));
+    }
+    // The state of play.
+    if let Some(outcome) = outcome.filter(|_| play.review.is_none()) {
+        lines.push(Line::styled(
+            language.format(
+                Key::GameFinished,
+                &[&outcome_text(language, glyphs, game, &outcome)],
+            ),
+            theme.error,
+        ));
+    } else if play.review.is_some() {
+        let total = play.game.moves().len().to_string();
+        lines.push(Line::styled(
+            language.format(Key::Reviewing, &[&play.shown_ply().to_string(), &total]),
+            theme.title.fg(Color::Yellow),
+        ));
+    } else if app.thinking() {
+        let dots = ["·  ", "·· ", "···"][(app.ticks / 3 % 3) as usize];
+        lines.push(Line::styled(
+            format!("{} {dots}", language.text(Key::Thinking)),
+            theme.title.fg(Color::Cyan),
+        ));
+    } else if position.bikjang_pending() {
+        lines.push(Line::styled(
+            language.text(Key::BikjangPending),
+            theme.error,
+        ));
+    } else if position.in_check() {
+        lines.push(Line::styled(language.text(Key::InCheck), theme.error));
+    } else {
+        lines.push(Line::from(""));
+    }
+    // Captured pieces and the janggi score.
+    if game != GameKind::Shogi {
+        let captured = play.captured();
+        lines.push(Line::styled(
+            language.text(Key::CapturedHeading),
+            theme.title,
+        ));
+        for side in [top_side, top_side.opponent()] {
+            let mut spans = vec![Span::styled(
+                format!(
+                    " {} ",
+                    if glyphs == GlyphSet::Latin {
+                        language.text(side_key(game, side))
+                    } else {
+                        native_side_name(game, side)
+                    }
+                ),
+                side_label_style(game, side),
+            )];
+            let pieces: Vec<String> = captured[side.index()]
+                .iter()
+                .map(|&kind| {
+                    glyphs::piece(
+                        game,
+                        Piece {
+                            side: side.opponent(),
+                            kind,
+                        },
+                        glyphs,
+                    )
+                    .to_string()
+                })
+                .collect();
+            spans.push(Span::styled(
+                pieces.join(""),
+                side_label_style(game, side.opponent()),
+            ));
+            lines.push(Line::from(spans));
+        }
+        if let Some(scores) = position.janggi_scores() {
+            let text = scores.to_string();
+            let mut parts = text.split(' ');
+            let (first, second) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("{} ", language.text(Key::ScoreHeading)),
+                    theme.title,
+                ),
+                Span::styled(
+                    format!("{} {first}", language.text(side_key(game, Side::First))),
+                    side_label_style(game, Side::First),
+                ),
+                Span::raw("  "),
+                Span::styled(
+                    format!("{} {second}", language.text(side_key(game, Side::Second))),
+                    side_label_style(game, Side::Second),
+                ),
+            ]));
+        }
+    }
+    lines.push(Line::styled(language.text(Key::MovesHeading), theme.title));
+    let used = lines.len() as u16;
+    let room = area.height.saturating_sub(used) as usize;
+    lines.extend(move_list_lines(play, room, area.width, &theme));
+    Paragraph::new(lines).render(area, buffer);
+}
+
+/// The move list, two plies a line, scrolled so the shown ply is visible.
+fn move_list_lines(play: &Play, room: usize, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+    if room == 0 {
+        return Vec::new();
+    }
+    let moves = play.game.moves();
+    let positions = play.game.positions();
+    let first_mover = play.game.start().side_to_move();
+    let shown = play.shown_ply();
+    // Plies are laid out in rows of two, the first player's move on the left.
+    let offset = usize::from(first_mover == Side::Second);
+    let total_rows = (moves.len() + offset).div_ceil(2);
+    let focus_row = (shown.saturating_sub(1) + offset) / 2;
+    let first_row = if total_rows <= room {
+        0
+    } else {
+        focus_row
+            .saturating_sub(room - 1)
+            .min(total_rows - room)
+            .max(if shown == moves.len() {
+                total_rows - room
+            } else {
+                0
+            })
+    };
+    let column = (width.saturating_sub(5) / 2).clamp(7, 12) as usize;
+    let text_of = |ply: usize| -> String {
+        let position = &positions[ply];
+        let mv = moves[ply];
+        match position {
+            AnyPosition::Shogi(shogi) => shogi.move_to_usi(mv),
+            _ if mv.is_pass() => "pass".to_string(),
+            _ => position.move_to_uci(mv),
+        }
+    };
+    let mut lines = Vec::new();
+    for row in first_row..total_rows.min(first_row + room) {
+        let mut spans = vec![Span::styled(format!("{:>3}. ", row + 1), theme.dim)];
+        for slot in 0..2 {
+            let ply = (row * 2 + slot).checked_sub(offset);
+            let text = match ply {
+                Some(ply) if ply < moves.len() => text_of(ply),
+                _ => String::new(),
+            };
+            let style = match ply {
+                Some(ply) if ply + 1 == shown => theme.highlight,
+                _ => Style::new(),
+            };
+            spans.push(Span::styled(format!("{text:<column$}"), style));
+        }
+        lines.push(Line::from(spans));
+    }
+    lines
+}
+
+fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut Buffer) {
+    let language = app.settings.language;
+    if let Some(Overlay::Prompt { text }) = &app.overlay {
+        Paragraph::new(Line::from(vec![
+            Span::styled(format!(" {}", language.text(Key::PromptLabel)), theme.title),
+            Span::styled(format!("{text}▏"), theme.highlight),
+            Span::styled(format!("  {}", language.text(Key::PromptHint)), theme.dim),
+        ]))
+        .render(area, buffer);
+        return;
+    }
+    let game = play.game.variant().kind();
+    let line = match &app.status {
+        Some(status) => Line::styled(
+            format!(" {}", status.text),
+            if status.error {
+                theme.error
+            } else {
+                theme.status
+            },
+        ),
+        None => {
+            let mover = play.shown_position().side_to_move();
+            let name = side_name(language, app.settings.glyphs, game, mover);
+            let mut spans = vec![Span::styled(
+                format!(" {}", language.format(Key::ToMove, &[&name])),
+                side_label_style(game, mover),
+            )];
+            if play.in_progress() && play.review.is_none() && play.player(mover) == Player::Human {
+                spans.push(Span::styled(
+                    format!(" · {}", language.text(Key::StatusChoosePiece)),
+                    theme.dim,
+                ));
+            }
+            Line::from(spans)
+        }
+    };
+    Paragraph::new(line).render(area, buffer);
+}
+
+// ----- the start screen ---------------------------------------------------
+
+fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
+    let language = app.settings.language;
+    let latin = app.settings.glyphs == GlyphSet::Latin;
+    let setup_text = |setup: crate::rules::janggi::Setup| {
+        let letters: String = [1, 2, 6, 7]
+            .iter()
+            .map(|&i| match setup.back_rank().as_bytes()[i] {
+                b'N' => 'H',
+                _ => 'E',
+            })
+            .collect();
+        if latin {
+            letters
+        } else {
+            format!("{} {letters}", setup.korean())
+        }
+    };
+    match field {
+        StartField::Game => language.text(options.game().name).to_string(),
+        StartField::Rules => {
+            let rule_sets = options.game().rule_sets;
+            language
+                .text(rule_sets[options.rules.min(rule_sets.len() - 1)].1)
+                .to_string()
+        }
+        StartField::HanSetup => setup_text(options.han_setup),
+        StartField::ChoSetup => setup_text(options.cho_setup),
+        StartField::Handicap => {
+            let handicap = options.handicap();
+            if latin {
+                handicap.english().to_string()
+            } else {
+                format!("{} {}", handicap.japanese(), handicap.english())
+            }
+        }
+        StartField::Player(side) => player_text(language, options.players[side.index()]),
+        StartField::Time => language.text(Key::TimeUnlimited).to_string(),
+        StartField::Start => language.text(Key::StartButton).to_string(),
+    }
+}
+
+fn start_label(app: &App, game: GameKind, field: StartField) -> String {
+    let language = app.settings.language;
+    match field {
+        StartField::Game => language.text(Key::FieldGame).to_string(),
+        StartField::Rules => language.text(Key::FieldRules).to_string(),
+        StartField::HanSetup => language.text(Key::FieldHanSetup).to_string(),
+        StartField::ChoSetup => language.text(Key::FieldChoSetup).to_string(),
+        StartField::Handicap => language.text(Key::FieldHandicap).to_string(),
+        StartField::Player(side) => side_name(language, app.settings.glyphs, game, side),
+        StartField::Time => language.text(Key::FieldTime).to_string(),
+        StartField::Start => String::new(),
+    }
+}
+
+fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
+    let options = &app.options;
+    let game = options.game().kind;
+    let theme = Theme::for_game(game);
+    title_line(
+        app,
+        app.text(Key::NewGameHeading).to_string(),
+        Rect::new(area.x, area.y, area.width, 1),
+        buffer,
+    );
+    if area.height < 4 {
+        return;
+    }
+    let fields = options.fields();
+    let geometry = start_geometry(app, area);
+    let menu = geometry.menu;
+    let (board_width, board_height) =
+        board_dimensions(game, BoardSize::Compact, app.settings.glyphs);
+    let block = Block::bordered()
+        .title(Span::styled(
+            format!(" {} ", app.text(Key::NewGameHeading)),
+            theme.title,
+        ))
+        .border_style(theme.dim);
+    let inner = block.inner(menu);
+    block.render(menu, buffer);
+    let label_width = 11usize;
+    let mut lines = Vec::new();
+    for (row, &field) in fields.iter().enumerate() {
+        let focused = row == app.start_row;
+        let label = start_label(app, game, field);
+        let value = start_value(app, options, field);
+        let line = if field == StartField::Start {
+            let text = format!("[ {value} ]");
+            let style = if focused {
+                theme.highlight.add_modifier(Modifier::BOLD)
+            } else {
+                theme.title
+            };
+            Line::from(Span::styled(text, style)).alignment(Alignment::Center)
+        } else {
+            let label_pad = label_width.saturating_sub(board::text_width(&label, false) as usize);
+            let label_style = match field {
+                StartField::Player(side) => side_label_style(game, side),
+                _ => theme.dim,
+            };
+            let value_style = if field == StartField::Time {
+                theme.dim
+            } else if focused {
+                theme.highlight
+            } else {
+                Style::new()
+            };
+            let arrows = if focused && field != StartField::Time {
+                ("◀ ", " ▶")
+            } else {
+                ("  ", "  ")
+            };
+            Line::from(vec![
+                Span::styled(if focused { "›" } else { " " }, theme.title),
+                Span::styled(format!("{label}{}", " ".repeat(label_pad)), label_style),
+                Span::styled(arrows.0, theme.title),
+                Span::styled(value, value_style),
+                Span::styled(arrows.1, theme.title),
+            ])
+        };
+        lines.push(line);
+        lines.push(Line::from(""));
+    }
+    Paragraph::new(lines).render(inner, buffer);
+    if let Some(preview) = geometry.preview {
+        let position = options.start_position();
+        let canvas = board::draw(
+            &position,
+            &Marks::default(),
+            BoardStyle {
+                size: BoardSize::Compact,
+                glyphs: app.settings.glyphs,
+                flipped: false,
+                theme: &theme,
+            },
+        );
+        canvas.render(
+            Rect::new(preview.x, preview.y, board_width, board_height),
+            buffer,
+        );
+    }
+    let hints = Rect::new(area.x, area.bottom() - 1, area.width, 1);
+    Paragraph::new(app.text(Key::StartHints))
+        .alignment(Alignment::Center)
+        .style(theme.dim)
+        .render(hints, buffer);
+}
+
+/// Where the start screen's menu and preview go.
+struct StartGeometry {
+    menu: Rect,
+    preview: Option<Rect>,
+}
+
+fn start_geometry(app: &App, area: Rect) -> StartGeometry {
+    let game = app.options.game().kind;
+    let fields = app.options.fields().len() as u16;
+    let (board_width, board_height) =
+        board_dimensions(game, BoardSize::Compact, app.settings.glyphs);
+    let room_for_menu = area.width.saturating_sub(board_width + 3);
+    let show_preview = room_for_menu >= 34 && area.height >= board_height + 3;
+    let menu_width = if show_preview {
+        room_for_menu.min(46)
+    } else {
+        area.width.saturating_sub(2).min(46)
+    };
+    let menu_height = (fields * 2 + 1).min(area.height.saturating_sub(2));
+    let content_height = if show_preview {
+        menu_height.max(board_height)
+    } else {
+        menu_height
+    };
+    let total_width = if show_preview {
+        menu_width + 2 + board_width
+    } else {
+        menu_width
+    };
+    let left = area.x + area.width.saturating_sub(total_width) / 2;
+    let top = area.y + 1 + area.height.saturating_sub(2).saturating_sub(content_height) / 2;
+    let menu_top = top + content_height.saturating_sub(menu_height) / 2;
+    StartGeometry {
+        menu: Rect::new(left, menu_top, menu_width, menu_height),
+        preview: show_preview
+            .then(|| Rect::new(left + menu_width + 2, top, board_width, board_height)),
+    }
+}
+
+/// The start-menu row under a screen row, for mouse clicks (an index into the fields).
+pub fn start_row_at(app: &App, area: Rect, row: u16) -> Option<usize> {
+    if app.screen != Screen::Start {
+        return None;
+    }
+    let fields = app.options.fields();
+    let menu = start_geometry(app, area).menu;
+    let inner_top = menu.y + 1;
+    if row < inner_top || row >= menu.bottom() {
+        return None;
+    }
+    let offset = row - inner_top;
+    (offset.is_multiple_of(2) && (offset / 2) < fields.len() as u16)
+        .then_some((offset / 2) as usize)
+}
+
+// ----- popups -------------------------------------------------------------
+
+fn centered(area: Rect, width: u16, height: u16) -> Rect {
+    let width = width.min(area.width);
+    let height = height.min(area.height);
+    Rect::new(
+        area.x + (area.width - width) / 2,
+        area.y + (area.height - height) / 2,
+        width,
+        height,
+    )
+}
+
+fn popup_block(title: &str, theme: &Theme) -> Block<'static> {
+    Block::bordered()
+        .title(Span::styled(
+            format!(" {title} "),
+            theme.popup.add_modifier(Modifier::BOLD),
+        ))
+        .style(theme.popup)
+        .border_style(theme.popup.fg(Color::Rgb(250, 215, 60)))
+}
+
+fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
+    let Some(overlay) = &app.overlay else { return };
+    let language = app.settings.language;
+    let glyphs = app.settings.glyphs;
+    let game = app
+        .play
+        .as_ref()
+        .map(|p| p.game.variant().kind())
+        .unwrap_or(app.options.game().kind);
+    let theme = Theme::for_game(game);
+    match overlay {
+        Overlay::Prompt { .. } => {}
+        Overlay::Help { scroll } => {
+            let rect = centered(
+                area,
+                area.width.saturating_sub(4).min(100),
+                area.height.saturating_sub(2),
+            );
+            Clear.render(rect, buffer);
+            let block = popup_block(
+                &format!(
+                    "{} — {}",
+                    language.text(Key::HelpTitle),
+                    language.text(Key::HelpClose)
+                ),
+                &theme,
+            );
+            let lines = help_lines(language, glyphs, game, &theme);
+            Paragraph::new(lines)
+                .block(block)
+                .wrap(Wrap { trim: false })
+                .scroll((*scroll, 0))
+                .render(rect, buffer);
+        }
+        Overlay::GameOver { choice } => {
+            let Some(play) = &app.play else { return };
+            let Some(outcome) = play.game.outcome() else {
+                return;
+            };
+            let mut lines = vec![
+                Line::from(""),
+                Line::styled(
+                    outcome_text(language, glyphs, game, &outcome),
+                    theme.popup.add_modifier(Modifier::BOLD),
+                )
+                .alignment(Alignment::Center),
+            ];
+            let scores = match outcome {
+                Outcome::Win { scores, .. } | Outcome::Draw { scores, .. } => scores,
+            };
+            if let Some(scores) = scores {
+                let text = scores.to_string();
+                let mut parts = text.split(' ');
+                let first = parts.next().unwrap_or("").to_string();
+                let second = parts.next().unwrap_or("").to_string();
+                lines.push(
+                    Line::from(language.format(
+                        Key::FinalScores,
+                        &[
+                            language.text(side_key(game, Side::First)),
+                            &first,
+                            language.text(side_key(game, Side::Second)),
+                            &second,
+                        ],
+                    ))
+                    .alignment(Alignment::Center),
+                );
+            }
+            lines.push(Line::from(""));
+            for (index, key) in [Key::ChoiceReview, Key::ChoiceNewGame, Key::ChoiceQuit]
+                .into_iter()
+                .enumerate()
+            {
+                let hotkey = ["r", "n", "q"][index];
+                let style = if index == *choice {
+                    theme.highlight
+                } else {
+                    theme.popup
+                };
+                lines.push(
+                    Line::styled(format!("  {hotkey}  {}  ", language.text(key)), style)
+                        .alignment(Alignment::Center),
+                );
+            }
+            let height = lines.len() as u16 + 3;
+            let rect = centered(area, 48, height);
+            Clear.render(rect, buffer);
+            Paragraph::new(lines)
+                .block(popup_block(language.text(Key::GameOverTitle), &theme))
+                .render(rect, buffer);
+        }
+        Overlay::Confirm(question) => {
+            let text = match *question {
+                Question::Quit | Question::NewGame => language.text(Key::ConfirmQuit).to_string(),
+                Question::Resign(side) => language.format(
+                    Key::ConfirmResign,
+                    &[&side_name(language, glyphs, game, side)],
+                ),
+                Question::DrawOffer(side) => language.format(
+                    Key::DrawOffer,
+                    &[
+                        &side_name(language, glyphs, game, side),
+                        &side_name(language, glyphs, game, side.opponent()),
+                    ],
+                ),
+            };
+            let lines = vec![
+                Line::from(""),
+                Line::from(text).alignment(Alignment::Center),
+                Line::from(""),
+                Line::styled(
+                    language.text(Key::YesNo),
+                    theme.popup.add_modifier(Modifier::BOLD),
+                )
+                .alignment(Alignment::Center),
+            ];
+            let rect = centered(area, 52, 7);
+            Clear.render(rect, buffer);
+            Paragraph::new(lines)
+                .wrap(Wrap { trim: true })
+                .block(popup_block(language.text(Key::AppTitle), &theme))
+                .render(rect, buffer);
+        }
+        Overlay::Promotion { promote, plain, .. } => {
+            let piece = app
+                .play
+                .as_ref()
+                .and_then(|p| p.game.position().piece_on(plain.from));
+            let glyph = piece.map(|p| glyphs::piece(game, p, glyphs)).unwrap_or("");
+            let option = |selected: bool, key: Key| {
+                let style = if selected {
+                    theme.highlight
+                } else {
+                    theme.popup
+                };
+                Line::styled(format!("  {}  ", language.text(key)), style)
+                    .alignment(Alignment::Center)
+            };
+            let lines = vec![
+                Line::from(format!("{glyph} → ?")).alignment(Alignment::Center),
+                option(*promote, Key::PromoteYes),
+                option(!*promote, Key::PromoteNo),
+            ];
+            let rect = centered(area, 30, 5 + 1);
+            Clear.render(rect, buffer);
+            Paragraph::new(lines)
+                .block(popup_block(language.text(Key::PromoteTitle), &theme))
+                .render(rect, buffer);
+        }
+    }
+}
+
+/// The pieces of a game for the help: a sample piece of each kind and its description.
+fn help_pieces(game: GameKind) -> Vec<(Vec<PieceKind>, Key)> {
+    match game {
+        GameKind::Xiangqi | GameKind::Janggi => {
+            let janggi = game == GameKind::Janggi;
+            let pick = |xiangqi: Key, janggi_key: Key| if janggi { janggi_key } else { xiangqi };
+            vec![
+                (
+                    vec![PieceKind::General],
+                    pick(Key::PieceXiangqiGeneral, Key::PieceJanggiGeneral),
+                ),
+                (
+                    vec![PieceKind::Advisor],
+                    pick(Key::PieceXiangqiAdvisor, Key::PieceJanggiAdvisor),
+                ),
+                (
+                    vec![PieceKind::Elephant],
+                    pick(Key::PieceXiangqiElephant, Key::PieceJanggiElephant),
+                ),
+                (
+                    vec![PieceKind::Horse],
+                    pick(Key::PieceXiangqiHorse, Key::PieceJanggiHorse),
+                ),
+                (
+                    vec![PieceKind::Chariot],
+                    pick(Key::PieceXiangqiChariot, Key::PieceJanggiChariot),
+                ),
+                (
+                    vec![PieceKind::Cannon],
+                    pick(Key::PieceXiangqiCannon, Key::PieceJanggiCannon),
+                ),
+                (
+                    vec![PieceKind::Soldier],
+                    pick(Key::PieceXiangqiSoldier, Key::PieceJanggiSoldier),
+                ),
+            ]
+        }
+        GameKind::Shogi => vec![
+            (vec![PieceKind::King], Key::PieceShogiKing),
+            (
+                vec![PieceKind::Rook, PieceKind::Dragon],
+                Key::PieceShogiRook,
+            ),
+            (
+                vec![PieceKind::Bishop, PieceKind::PromotedBishop],
+                Key::PieceShogiBishop,
+            ),
+            (vec![PieceKind::Gold], Key::PieceShogiGold),
+            (vec![PieceKind::Silver], Key::PieceShogiSilver),
+            (vec![PieceKind::Knight], Key::PieceShogiKnight),
+            (vec![PieceKind::Lance], Key::PieceShogiLance),
+            (vec![PieceKind::Pawn], Key::PieceShogiPawn),
+            (
+                vec![
+                    PieceKind::PromotedSilver,
+                    PieceKind::PromotedKnight,
+                    PieceKind::PromotedLance,
+                    PieceKind::Tokin,
+                ],
+                Key::PieceShogiPromoted,
+            ),
+        ],
+    }
+}
+
+fn help_lines(
+    language: Language,
+    glyphs: GlyphSet,
+    game: GameKind,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let heading = theme
+        .popup
+        .add_modifier(Modifier::BOLD)
+        .fg(Color::Rgb(250, 215, 60));
+    let mut lines = vec![Line::styled(language.text(Key::HelpKeys), heading)];
+    for (keys, key) in KEY_HELP {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("  {keys:<12}"),
+                theme.popup.add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(language.text(*key)),
+        ]));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::styled(language.text(Key::HelpPieces), heading));
+    for (kinds, key) in help_pieces(game) {
+        let mut spans = vec![Span::raw("  ")];
+        for side in [Side::First, Side::Second] {
+            let mut seen = Vec::new();
+            for &kind in &kinds {
+                let glyph = glyphs::piece(game, Piece { side, kind }, glyphs);
+                if !seen.contains(&glyph) {
+                    seen.push(glyph);
+                    spans.push(Span::styled(glyph, side_label_style(game, side)));
+                }
+            }
+            spans.push(Span::raw(" "));
+        }
+        spans.push(Span::raw(format!(" {}", language.text(key))));
+        lines.push(Line::from(spans));
+    }
+    lines.push(Line::from(""));
+    lines.push(Line::styled(language.text(Key::HelpRules), heading));
+    let rules = match game {
+        GameKind::Xiangqi => Key::RulesXiangqi,
+        GameKind::Shogi => Key::RulesShogi,
+        GameKind::Janggi => Key::RulesJanggi,
+    };
+    lines.push(Line::from(format!("  {}", language.text(rules))));
+    lines
+}
+
+#[cfg(test)]
+mod tests;

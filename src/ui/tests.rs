@@ -1,0 +1,121 @@
+//! Snapshot tests of whole screens (ratatui `TestBackend` + insta).
+
+use super::benchmark::midgame;
+use super::*;
+use crate::app::Settings;
+use ratatui::backend::TestBackend;
+use ratatui::Terminal;
+
+fn snapshot(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| render(app, frame)).unwrap();
+    terminal.backend().to_string()
+}
+
+const GAMES: [GameKind; 3] = [GameKind::Xiangqi, GameKind::Shogi, GameKind::Janggi];
+const SIZES: [(u16, u16); 2] = [(80, 24), (120, 40)];
+
+fn settings(glyphs: GlyphSet) -> Settings {
+    Settings {
+        language: Language::English,
+        glyphs,
+    }
+}
+
+#[test]
+fn start_screens() {
+    for game in GAMES {
+        for glyphs in [GlyphSet::Cjk, GlyphSet::Latin] {
+            for (width, height) in SIZES {
+                let mut app = App::new(settings(glyphs));
+                app.options = StartOptions::for_game(game);
+                let name = format!("start_{game:?}_{glyphs:?}_{width}x{height}").to_lowercase();
+                insta::assert_snapshot!(name, snapshot(&app, width, height));
+            }
+        }
+    }
+}
+
+#[test]
+fn midgames() {
+    for game in GAMES {
+        for glyphs in [GlyphSet::Cjk, GlyphSet::Latin] {
+            for (width, height) in SIZES {
+                let app = midgame(settings(glyphs), game);
+                let name = format!("midgame_{game:?}_{glyphs:?}_{width}x{height}").to_lowercase();
+                insta::assert_snapshot!(name, snapshot(&app, width, height));
+            }
+        }
+    }
+}
+
+#[test]
+fn korean_midgame_with_help_and_game_over() {
+    let korean = Settings {
+        language: Language::Korean,
+        glyphs: GlyphSet::Cjk,
+    };
+    let mut app = midgame(korean, GameKind::Janggi);
+    app.update(crate::app::Action::Help);
+    insta::assert_snapshot!("help_janggi_korean_100x30", snapshot(&app, 100, 30));
+    app.update(crate::app::Action::Cancel);
+    app.update(crate::app::Action::Resign);
+    app.update(crate::app::Action::Yes);
+    insta::assert_snapshot!("game_over_janggi_korean_80x24", snapshot(&app, 80, 24));
+}
+
+#[test]
+fn any_size_renders_without_panicking() {
+    for game in GAMES {
+        for glyphs in GlyphSet::ALL {
+            let mut app = midgame(settings(glyphs), game);
+            for (width, height) in [
+                (1, 1),
+                (10, 5),
+                (40, 12),
+                (79, 23),
+                (80, 24),
+                (200, 60),
+                (467, 145),
+            ] {
+                snapshot(&app, width, height);
+            }
+            app.update(crate::app::Action::Help);
+            snapshot(&app, 20, 8);
+            app.update(crate::app::Action::Cancel);
+            app.update(crate::app::Action::OpenPrompt);
+            snapshot(&app, 30, 10);
+        }
+    }
+}
+
+#[test]
+fn too_small_says_what_is_needed() {
+    let app = midgame(settings(GlyphSet::Cjk), GameKind::Xiangqi);
+    let screen = snapshot(&app, 60, 20);
+    assert!(screen.contains("too small"), "{screen}");
+}
+
+#[test]
+fn clicks_find_squares() {
+    let app = midgame(settings(GlyphSet::Cjk), GameKind::Shogi);
+    let area = Rect::new(0, 0, 80, 24);
+    let layout = game_layout(GameKind::Shogi, GlyphSet::Cjk, area).unwrap();
+    let mut found = 0;
+    for row in layout.board.y..layout.board.bottom() {
+        for column in layout.board.x..layout.board.right() {
+            if let Some(HitTarget::Square(_)) = hit_test(&app, area, column, row) {
+                found += 1;
+            }
+        }
+    }
+    assert!(found >= 81, "{found}");
+}
+
+#[test]
+fn a_frame_at_120_by_40_is_fast() {
+    for (name, micros) in benchmark::frame_times(settings(GlyphSet::Cjk), 120, 40) {
+        // Generous bound for debug builds on a busy machine; the release figure is far lower.
+        assert!(micros < 20_000.0, "{name}: {micros} µs");
+    }
+}
