@@ -78,7 +78,28 @@ pub fn run(mut app: App) -> io::Result<()> {
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let (sender, receiver) = channel();
-    let result = event_loop(&mut terminal, &mut app, &terminate, &sender, &receiver);
+    // Terminal events are read on their own thread: when the terminal goes away,
+    // crossterm's reader can spin on end-of-file without returning, and the loop
+    // must still see the signal flag and leave.
+    let (event_sender, events) = channel();
+    thread::spawn(move || loop {
+        match event::read() {
+            Ok(event) => {
+                if event_sender.send(event).is_err() {
+                    break;
+                }
+            }
+            Err(_) => break,
+        }
+    });
+    let result = event_loop(
+        &mut terminal,
+        &mut app,
+        &terminate,
+        &sender,
+        &receiver,
+        &events,
+    );
     stop_all(&mut app);
     result
 }
@@ -93,6 +114,7 @@ fn event_loop(
     terminate: &AtomicBool,
     sender: &Sender<Action>,
     receiver: &Receiver<Action>,
+    events: &Receiver<Event>,
 ) -> io::Result<()> {
     let mut next_tick = Instant::now() + TICK;
     loop {
@@ -108,12 +130,18 @@ fn event_loop(
         }
         terminal.draw(|frame| ui::render(app, frame))?;
         let timeout = next_tick.saturating_duration_since(Instant::now());
-        if event::poll(timeout)? {
+        let received = match events.recv_timeout(timeout) {
+            Ok(event) => Some(event),
+            Err(std::sync::mpsc::RecvTimeoutError::Timeout) => None,
+            // The reader stopped: the terminal is gone.
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => return Ok(()),
+        };
+        if let Some(event) = received {
             let area = {
                 let size = terminal.size()?;
                 Rect::new(0, 0, size.width, size.height)
             };
-            let action = match event::read()? {
+            let action = match event {
                 Event::Key(key) => action_for_key(app, key),
                 Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
                     mouse_action(app, area, mouse.column, mouse.row)

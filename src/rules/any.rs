@@ -409,6 +409,10 @@ impl AnyPosition {
     /// Janggi's running KJA points (half points, Han's 1.5 included); `None` for other games.
     pub fn janggi_scores(&self) -> Option<super::Scores> {
         match self {
+            // Gungjanggi judges material without Han's 1.5 (by count in the dan manual).
+            AnyPosition::Janggi(p) if p.rules().gungjanggi.is_some() => {
+                Some(p.gungjanggi_material())
+            }
             AnyPosition::Janggi(p) => Some(p.scores()),
             _ => None,
         }
