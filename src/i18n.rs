@@ -314,6 +314,7 @@ keys! {
     KeyHistoryEnds,
     /// Key help.
     KeyFlip,
+    KeyFlipEveryTurn,
     /// Key help.
     KeyResign,
     /// Key help.
@@ -502,6 +503,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyHistory, "step back / forward through the game"),
     (Key::KeyHistoryEnds, "first / last position"),
     (Key::KeyFlip, "flip the board"),
+    (Key::KeyFlipEveryTurn, "hotseat: turn the board after every move (on/off)"),
     (Key::KeyResign, "resign"),
     (Key::KeyDraw, "offer a draw"),
     (Key::KeyNewGame, "new game"),
@@ -655,6 +657,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyHistory, "기보 앞뒤로 보기"),
     (Key::KeyHistoryEnds, "처음 / 마지막 국면"),
     (Key::KeyFlip, "판 뒤집기"),
+    (Key::KeyFlipEveryTurn, "같은 자리 대국: 수마다 판 돌리기 (켜기/끄기)"),
     (Key::KeyResign, "기권"),
     (Key::KeyDraw, "무승부 제안"),
     (Key::KeyNewGame, "새 대국"),

@@ -142,6 +142,8 @@ pub enum Action {
     Redo,
     /// Turn the board round.
     Flip,
+    /// Hotseat: turn the board after every move (toggle).
+    FlipEveryTurn,
     /// Open or close the help.
     Help,
     /// Quit, asking first when a game is in progress.
@@ -247,6 +249,8 @@ pub struct Play {
     pub targets: Vec<Move>,
     /// True when the second player sits at the bottom.
     pub flipped: bool,
+    /// Hotseat: turn the board after every move so the player to move sits at the bottom.
+    pub flip_every_turn: bool,
     /// Who plays each side, first player first.
     pub players: [Player; 2],
     /// The CPU search in progress.
@@ -256,6 +260,13 @@ pub struct Play {
 }
 
 impl Play {
+    /// With flip-every-turn on and two people at the board, seats the side to move at the bottom.
+    fn face_the_mover(&mut self) {
+        if self.flip_every_turn && self.players == [Player::Human, Player::Human] {
+            self.flipped = self.game.position().side_to_move() == crate::rules::Side::Second;
+        }
+    }
+
     /// The position shown: the reviewed one or the present.
     pub fn shown_position(&self) -> &AnyPosition {
         match self.review {
@@ -463,6 +474,7 @@ impl App {
             selection: None,
             targets: Vec::new(),
             flipped: players[0] != Player::Human && players[1] == Player::Human,
+            flip_every_turn: false,
             players,
             search: None,
             options: self.options,
@@ -657,6 +669,12 @@ impl App {
             Action::Flip => {
                 if let Some(play) = &mut self.play {
                     play.flipped = !play.flipped;
+                }
+            }
+            Action::FlipEveryTurn => {
+                if let Some(play) = &mut self.play {
+                    play.flip_every_turn = !play.flip_every_turn;
+                    play.face_the_mover();
                 }
             }
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
@@ -1046,6 +1064,9 @@ impl App {
     // ----- after every change: game over, CPU turn -----------------------
 
     fn after_change(&mut self) {
+        if let Some(play) = &mut self.play {
+            play.face_the_mover();
+        }
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
         if finished {
             self.stop_search();
@@ -1058,6 +1079,9 @@ impl App {
     }
 
     fn after_change_without_game_over(&mut self) {
+        if let Some(play) = &mut self.play {
+            play.face_the_mover();
+        }
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
         if !finished {
             self.start_search_if_needed();

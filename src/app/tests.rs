@@ -429,3 +429,34 @@ fn flip_reverses_the_cursor_keys() {
     press(&mut app, &[Action::Down]);
     assert_eq!(play(&app).cursor, start + 9);
 }
+
+#[test]
+fn hotseat_can_turn_the_board_after_every_move() {
+    let mut app = new_game(GameKind::Xiangqi);
+    assert!(!play(&app).flipped);
+    press(&mut app, &[Action::FlipEveryTurn]);
+    play_keys(&mut app, "h3e3");
+    assert!(play(&app).flipped, "Black to move sits at the bottom");
+    app.update(Action::Undo);
+    assert!(!play(&app).flipped, "undo turns it back for Red");
+    press(&mut app, &[Action::FlipEveryTurn]);
+    play_keys(&mut app, "h3e3");
+    assert!(!play(&app).flipped, "switched off: the board stays");
+}
+
+#[test]
+fn gungjanggi_is_on_the_start_screen_and_a_draw_offer_starts_judging() {
+    let mut app = App::with_game(
+        Settings::default(),
+        StartOptions::for_variant(Variant::Janggi(JanggiRules::GUNGJANGGI)),
+    );
+    assert_eq!(
+        play(&app).game.variant(),
+        Variant::Janggi(JanggiRules::GUNGJANGGI)
+    );
+    play(&app).game.position().fen();
+    app.play.as_mut().unwrap().game.accept_draw();
+    let fen = play(&app).game.position().fen();
+    assert!(fen.ends_with("KkJ0"), "{fen}");
+    assert!(play(&app).game.outcome().is_none());
+}

@@ -1,0 +1,68 @@
+//! Keeps the arrows of ARCHITECTURE.md honest: the rules engine is pure (no
+//! terminal, files, printing, threads or clocks), the engine draws nothing and
+//! touches no files, and rendering never changes the app.
+
+use std::path::Path;
+
+/// The non-test source of every `.rs` file under `dir` (text before `#[cfg(test)]`).
+fn sources(dir: &str) -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut stack = vec![root];
+    while let Some(path) = stack.pop() {
+        for entry in std::fs::read_dir(&path).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let text = std::fs::read_to_string(&path).unwrap();
+                let code = text.split("#[cfg(test)]").next().unwrap_or("").to_string();
+                out.push((path.display().to_string(), code));
+            }
+        }
+    }
+    assert!(!out.is_empty(), "no sources under {dir}");
+    out
+}
+
+fn assert_absent(dir: &str, forbidden: &[&str]) {
+    for (file, code) in sources(dir) {
+        for word in forbidden {
+            assert!(
+                !code.contains(word),
+                "{file} uses {word}, which {dir} must not"
+            );
+        }
+    }
+}
+
+#[test]
+fn rules_are_pure() {
+    assert_absent(
+        "src/rules",
+        &[
+            "ratatui",
+            "crossterm",
+            "std::fs",
+            "std::io",
+            "println!",
+            "eprintln!",
+            "std::thread",
+            "std::time",
+            "serde",
+        ],
+    );
+}
+
+#[test]
+fn engine_neither_draws_nor_touches_files() {
+    assert_absent(
+        "src/engine",
+        &["ratatui", "crossterm", "std::fs", "println!"],
+    );
+}
+
+#[test]
+fn rendering_never_changes_the_app() {
+    assert_absent("src/ui", &["&mut App", "crossterm::event"]);
+}
