@@ -381,6 +381,7 @@ keys! {
     RulesShogi,
     /// Rules help.
     RulesJanggi,
+    RulesGungjanggi,
     /// Too-small terminal message.
     TooSmall,
     /// Footer hint during a game.
@@ -537,6 +538,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::RulesXiangqi, "The generals may not face each other on an open file. Stalemate loses. Perpetual check loses; other threefold repetitions draw; 60 moves each without a capture draw."),
     (Key::RulesShogi, "Pieces reaching, leaving or inside the far three ranks may promote. Captured pieces join your hand and may be dropped. No two unpromoted pawns on a file (nifu); no mate by a pawn drop (uchifuzume). Fourfold repetition draws, perpetual check loses."),
     (Key::RulesJanggi, "Cho moves first. You may pass (p) when not in check. Facing generals (bikjang) must be broken or accepted by passing; it is then scored. Points: chariot 13, cannon 7, horse 5, elephant 3, advisor 3, soldier 2, Han +1.5."),
+    (Key::RulesGungjanggi, "Gungjanggi: no draws. Each side may call bikjang once; breaking it promotes your king, which then attacks the enemy king along an open file. No third pass in a row, no position a third time. When the game cannot be won (draw offer, accepted bikjang, 100 quiet plies, only kings and advisors) the first check wins; after 20 plies or an accepted bikjang, more material wins (by value; by count in Manual 2), equal material: Han."),
     (Key::TooSmall, "The terminal is too small: {}×{} needed, {}×{} now"),
     (Key::GameHints, "Enter pick/move · : type · u undo · r redo · f flip · ? help · q quit"),
 ];
@@ -691,6 +693,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::RulesXiangqi, "두 장수는 열린 줄에서 마주볼 수 없습니다. 둘 수가 없으면 집니다. 연속 장군은 지고, 다른 세 번 반복은 무승부, 잡지 않고 각 60수면 무승부."),
     (Key::RulesShogi, "상대 진영 세 줄에 들어가거나, 나오거나, 그 안에서 움직이면 승격할 수 있습니다. 잡은 기물은 손에 들어와 놓을 수 있습니다. 같은 줄에 보 두 개(니후)와 보를 놓아 외통(우치후즈메)은 금지. 네 번 반복은 무승부, 연속 장군은 패."),
     (Key::RulesJanggi, "초가 먼저 둡니다. 장군이 아닐 때 한수쉼(p)을 할 수 있습니다. 빅장은 피하거나 한수쉼으로 받으며, 그러면 점수로 가립니다. 점수: 차 13, 포 7, 마 5, 상 3, 사 3, 졸 2, 한 +1.5."),
+    (Key::RulesGungjanggi, "궁장기: 비기는 일이 없습니다. 빅장은 한 번씩만 부를 수 있고, 빅장을 피하거나 막으면 궁이 진급해 열린 줄의 상대 궁을 잡을 수 있습니다. 한수쉼 세 번 연속, 같은 국면 세 번은 금지. 비기는 국면(무승부 합의, 빅장 받기, 100수 동안 잡지 않음, 궁과 사만 남음)이 되면 먼저 장군을 부르는 쪽이 이기고, 20수가 지나거나 빅장을 받으면 기물 승(매뉴얼 2는 기물 수), 같으면 후수 승입니다."),
     (Key::TooSmall, "터미널이 너무 작습니다: {}×{} 필요, 지금 {}×{}"),
     (Key::GameHints, "Enter 고르기/두기 · : 입력 · u 무르기 · r 다시 · f 뒤집기 · ? 도움말 · q 종료"),
 ];

@@ -839,7 +839,21 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 ),
                 &theme,
             );
-            let lines = help_lines(language, glyphs, game, &theme);
+            let gungjanggi = app
+                .play
+                .as_ref()
+                .map(|p| p.game.variant())
+                .unwrap_or(app.options.variant())
+                .is_gungjanggi();
+            let mut lines = help_lines(language, glyphs, game, &theme);
+            if gungjanggi {
+                // Gungjanggi's own rules replace janggi's scoring paragraph.
+                lines.pop();
+                lines.push(Line::from(format!(
+                    "  {}",
+                    language.text(Key::RulesGungjanggi)
+                )));
+            }
             Paragraph::new(lines)
                 .block(block)
                 .wrap(Wrap { trim: false })
