@@ -791,6 +791,22 @@ pub fn start_row_at(app: &App, area: Rect, row: u16) -> Option<usize> {
 
 // ----- popups -------------------------------------------------------------
 
+/// Clears a popup's area, and any wide glyph just left of it whose second half the
+/// popup's left border would otherwise hide (the terminal would draw the glyph, not the border).
+fn clear_popup(rect: Rect, buffer: &mut Buffer) {
+    Clear.render(rect, buffer);
+    if rect.x == 0 {
+        return;
+    }
+    for y in rect.y..rect.y.saturating_add(rect.height) {
+        if let Some(cell) = buffer.cell_mut((rect.x - 1, y)) {
+            if unicode_width::UnicodeWidthStr::width(cell.symbol()) > 1 {
+                cell.set_symbol(" ");
+            }
+        }
+    }
+}
+
 fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);
@@ -828,9 +844,10 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
             let rect = centered(
                 area,
                 area.width.saturating_sub(4).min(100),
-                area.height.saturating_sub(2),
+                // Leave the title, status and hint lines visible.
+                area.height.saturating_sub(4),
             );
-            Clear.render(rect, buffer);
+            clear_popup(rect, buffer);
             let block = popup_block(
                 &format!(
                     "{} — {}",
@@ -912,7 +929,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
             }
             let height = lines.len() as u16 + 3;
             let rect = centered(area, 48, height);
-            Clear.render(rect, buffer);
+            clear_popup(rect, buffer);
             Paragraph::new(lines)
                 .block(popup_block(language.text(Key::GameOverTitle), &theme))
                 .render(rect, buffer);
@@ -943,7 +960,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 .alignment(Alignment::Center),
             ];
             let rect = centered(area, 52, 7);
-            Clear.render(rect, buffer);
+            clear_popup(rect, buffer);
             Paragraph::new(lines)
                 .wrap(Wrap { trim: true })
                 .block(popup_block(language.text(Key::AppTitle), &theme))
@@ -970,7 +987,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 option(!*promote, Key::PromoteNo),
             ];
             let rect = centered(area, 30, 5 + 1);
-            Clear.render(rect, buffer);
+            clear_popup(rect, buffer);
             Paragraph::new(lines)
                 .block(popup_block(language.text(Key::PromoteTitle), &theme))
                 .render(rect, buffer);
