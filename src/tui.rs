@@ -82,14 +82,11 @@ pub fn run(mut app: App) -> io::Result<()> {
     // crossterm's reader can spin on end-of-file without returning, and the loop
     // must still see the signal flag and leave.
     let (event_sender, events) = channel();
-    thread::spawn(move || loop {
-        match event::read() {
-            Ok(event) => {
-                if event_sender.send(event).is_err() {
-                    break;
-                }
+    thread::spawn(move || {
+        while let Ok(event) = event::read() {
+            if event_sender.send(event).is_err() {
+                break;
             }
-            Err(_) => break,
         }
     });
     let result = event_loop(
