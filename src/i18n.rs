@@ -314,6 +314,14 @@ keys! {
     KeyHistoryEnds,
     /// Key help.
     KeyFlip,
+    /// Help: the key that switches the move notation.
+    KeyNotation,
+    /// Status: the move list now uses this notation.
+    StatusNotation,
+    /// Status: a typed move names a move that is not legal, and why.
+    StatusMoveRefused,
+    /// Status: a typed move fits several moves, which are listed.
+    StatusAmbiguousMove,
     /// Key help.
     KeyResign,
     /// Key help.
@@ -502,6 +510,10 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyHistory, "step back / forward through the game"),
     (Key::KeyHistoryEnds, "first / last position"),
     (Key::KeyFlip, "flip the board"),
+    (Key::KeyNotation, "switch the move notation"),
+    (Key::StatusNotation, "Move list in {}"),
+    (Key::StatusMoveRefused, "'{}': {}"),
+    (Key::StatusAmbiguousMove, "'{}' could be {}"),
     (Key::KeyResign, "resign"),
     (Key::KeyDraw, "offer a draw"),
     (Key::KeyNewGame, "new game"),
@@ -655,6 +667,10 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyHistory, "기보 앞뒤로 보기"),
     (Key::KeyHistoryEnds, "처음 / 마지막 국면"),
     (Key::KeyFlip, "판 뒤집기"),
+    (Key::KeyNotation, "기보 표기 바꾸기"),
+    (Key::StatusNotation, "기보 표기: {}"),
+    (Key::StatusMoveRefused, "'{}': {}"),
+    (Key::StatusAmbiguousMove, "'{}' 수가 여럿입니다: {}"),
     (Key::KeyResign, "기권"),
     (Key::KeyDraw, "무승부 제안"),
     (Key::KeyNewGame, "새 대국"),
