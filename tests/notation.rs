@@ -224,7 +224,15 @@ fn shogi_same_square_hodges_and_usi() {
         ["7g7f", "3c3d", "8h2b+", "3a2b"]
     );
     let mv = start.parse_uci("c3c4").unwrap();
-    for text in ["P-7f", "P-76", "7g7f", "７六歩", "▲7六歩", "P7g-7f"] {
+    for text in [
+        "P-7f",
+        "P-76",
+        "7g7f",
+        "７六歩",
+        "▲7六歩",
+        "P7g-7f",
+        "７六歩(77)",
+    ] {
         assert_eq!(parse_move(&start, text), Ok(mv), "{text}");
     }
     let golds = position(Variant::Shogi, "4k4/9/9/9/9/9/9/9/4GG2K b - 1");
@@ -240,6 +248,12 @@ fn shogi_same_square_hodges_and_usi() {
     assert!(matches!(
         parse_move(&golds, "５八金"),
         Err(NotationError::Ambiguous { .. })
+    ));
+    // A KIF origin picks the piece.
+    assert_eq!(parse_move(&golds, "５八金(49)"), Ok(mv));
+    assert!(matches!(
+        parse_move(&start, "７六歩(78)"),
+        Err(NotationError::Illegal { .. })
     ));
 }
 

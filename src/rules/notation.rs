@@ -226,9 +226,11 @@ pub fn parse_move_after(
     }
 
     // Then by generation: exact forms, then loose forms (qualifiers left out).
+    // A KIF origin such as `７六歩(77)` narrows the search to moves from that square.
+    let (body, origin) = kif_origin(game, trimmed);
     let wanted = [
-        normalise(game, trimmed),
-        normalise(game, strip_annotations(game, trimmed)),
+        normalise(game, body),
+        normalise(game, strip_annotations(game, body)),
     ];
     let rendered: Vec<(Move, Forms)> = legal
         .iter()
@@ -238,7 +240,8 @@ pub fn parse_move_after(
         let mut found: Vec<Move> = Vec::new();
         for (mv, forms) in &rendered {
             let list = if loose { &forms.loose } else { &forms.exact };
-            if list.iter().any(|f| wanted.contains(f)) && !found.contains(mv) {
+            let from_origin = origin.is_none_or(|square| !mv.is_drop() && mv.from == square);
+            if from_origin && list.iter().any(|f| wanted.contains(f)) && !found.contains(mv) {
                 found.push(*mv);
             }
         }
@@ -500,6 +503,32 @@ fn normalise(game: GameKind, text: &str) -> String {
         out = chars.into_iter().collect();
     }
     out
+}
+
+/// Shogi: splits a KIF origin square in brackets (`７六歩(77)`) off the end of a move.
+fn kif_origin(game: GameKind, text: &str) -> (&str, Option<u8>) {
+    if game != GameKind::Shogi {
+        return (text, None);
+    }
+    let Some(open) = text.rfind('(') else {
+        return (text, None);
+    };
+    let inside = &text[open..];
+    let digits: Vec<u8> = inside
+        .chars()
+        .filter_map(|c| match c {
+            '1'..='9' => Some(c as u8 - b'0'),
+            '１'..='９' => Some((c as u32 - '１' as u32) as u8 + 1),
+            _ => None,
+        })
+        .collect();
+    match (digits.as_slice(), inside.trim_end().ends_with(')')) {
+        (&[file, rank], true) => {
+            let square = (9 - rank) * 9 + (9 - file);
+            (text[..open].trim_end(), Some(square))
+        }
+        _ => (text, None),
+    }
 }
 
 /// Moves read straight from coordinates (ICCS, engine, USI, Korean digits), legal or not.
