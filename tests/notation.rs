@@ -364,3 +364,50 @@ fn every_legal_move_round_trips_in_every_notation() {
         }
     }
 }
+
+/// Fairy-Stockfish's WXF, Hodges and janggi notations (tests/data/notation_fsf.txt, written
+/// by pyffish) agree with ours and are read back, except FSF's own tandem forms in WXF.
+#[test]
+fn agrees_with_fairy_stockfish() {
+    let text = std::fs::read_to_string("tests/data/notation_fsf.txt").expect("fixture");
+    let mut compared = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [game, fen, uci, fsf] = fields[..] else {
+            panic!("bad line {line}")
+        };
+        let variant = Variant::from_name(game).expect("variant");
+        let p = position(variant, fen);
+        let mv = p.parse_uci(uci).expect("move");
+        let fsf_plain = fsf.trim_end_matches(['+', '#']);
+        match game {
+            "xiangqi" => {
+                let ours = format_move(&p, mv, Notation::Wxf);
+                let tandem = |t: &str| {
+                    t.starts_with(|c: char| c.is_ascii_digit()) || t[1..].starts_with(['+', '-'])
+                };
+                if !tandem(&ours) && !tandem(fsf) {
+                    assert_eq!(ours, fsf.replace('=', "."), "{fen} {uci}");
+                    assert_eq!(parse_move(&p, fsf), Ok(mv), "{fen} {fsf}");
+                    compared += 1;
+                }
+            }
+            "shogi" => {
+                let ours = format_move(&p, mv, Notation::Hodges);
+                assert_eq!(ours, fsf.trim_end_matches('#'), "{fen} {uci}");
+                assert_eq!(parse_move(&p, fsf), Ok(mv), "{fen} {fsf}");
+                compared += 1;
+            }
+            _ => {
+                let ours = format_move(&p, mv, Notation::Korean { hangul: false });
+                let digits = |t: &str| t.chars().filter(char::is_ascii_digit).collect::<String>();
+                if !mv.is_pass() {
+                    assert_eq!(digits(&ours), digits(fsf_plain), "{fen} {uci}");
+                }
+                assert_eq!(parse_move(&p, fsf), Ok(mv), "{fen} {fsf}");
+                compared += 1;
+            }
+        }
+    }
+    assert!(compared > 1000, "{compared} moves compared");
+}
