@@ -411,3 +411,30 @@ fn agrees_with_fairy_stockfish() {
     }
     assert!(compared > 1000, "{compared} moves compared");
 }
+
+/// Japanese (KI2) text agrees with cshogi's `move_to_ki2` (tests/data/notation_cshogi_ki2.txt)
+/// and reads back.
+#[test]
+fn japanese_agrees_with_cshogi() {
+    let text = std::fs::read_to_string("tests/data/notation_cshogi_ki2.txt").expect("fixture");
+    let mut compared = 0;
+    for line in text.lines().filter(|l| !l.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let [sfen, usi, expected] = fields[..] else {
+            panic!("bad line {line}")
+        };
+        let p = position(Variant::Shogi, sfen);
+        let AnyPosition::Shogi(shogi) = &p else {
+            unreachable!()
+        };
+        let mv = shogi.parse_usi(usi).expect("usi move");
+        assert_eq!(
+            format_move(&p, mv, Notation::Japanese),
+            expected,
+            "{sfen} {usi}"
+        );
+        assert_eq!(parse_move(&p, expected), Ok(mv), "{sfen} {expected}");
+        compared += 1;
+    }
+    assert!(compared > 1000, "{compared} moves compared");
+}
