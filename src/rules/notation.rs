@@ -175,6 +175,10 @@ pub fn format_move_after(
 }
 
 /// Reads a move written in any notation of the position's game.
+///
+/// Xiangqi coordinates are read both as ICCS (ranks 0–9) and as engine coordinates (ranks
+/// 1–10): when both readings are legal and differ the text is reported as ambiguous, when
+/// only one is legal that one is taken. Use [`parse_move_in`] to read one notation only.
 pub fn parse_move(position: &AnyPosition, text: &str) -> Result<Move, NotationError> {
     parse_move_after(position, text, None)
 }
