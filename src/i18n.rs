@@ -315,6 +315,14 @@ keys! {
     /// Key help.
     KeyFlip,
     KeyFlipEveryTurn,
+    /// Help: the key that switches the move notation.
+    KeyNotation,
+    /// Status: the move list now uses this notation.
+    StatusNotation,
+    /// Status: a typed move names a move that is not legal, and why.
+    StatusMoveRefused,
+    /// Status: a typed move fits several moves, which are listed.
+    StatusAmbiguousMove,
     /// Key help.
     KeyResign,
     /// Key help.
@@ -444,7 +452,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusWaitComputer, "The CPU is to move"),
     (Key::StatusGameOver, "The game is over: n new game, q quit"),
     (Key::PromptLabel, "Move: "),
-    (Key::PromptHint, "e.g. h3e3, 7g7f, P*5e · Enter plays · Esc cancels"),
+    (Key::PromptHint, "any notation: C2.5, P-7f, 79졸78, h2e2 · Enter plays · Esc cancels"),
     (Key::PromoteTitle, "Promote?"),
     (Key::PromoteYes, "Promote (y)"),
     (Key::PromoteNo, "Do not promote (n)"),
@@ -505,6 +513,10 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyHistoryEnds, "first / last position"),
     (Key::KeyFlip, "flip the board"),
     (Key::KeyFlipEveryTurn, "hotseat: turn the board after every move (on/off)"),
+    (Key::KeyNotation, "switch the move notation"),
+    (Key::StatusNotation, "Move list in {}"),
+    (Key::StatusMoveRefused, "'{}': {}"),
+    (Key::StatusAmbiguousMove, "'{}' could be {}"),
     (Key::KeyResign, "resign"),
     (Key::KeyDraw, "offer a draw"),
     (Key::KeyNewGame, "new game"),
@@ -599,7 +611,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusWaitComputer, "컴퓨터 차례입니다"),
     (Key::StatusGameOver, "대국이 끝났습니다: n 새 대국, q 종료"),
     (Key::PromptLabel, "수: "),
-    (Key::PromptHint, "예: h3e3, 7g7f, P*5e · Enter 두기 · Esc 취소"),
+    (Key::PromptHint, "어느 표기든: 炮二平五, ７六歩, 79졸78 · Enter 두기 · Esc 취소"),
     (Key::PromoteTitle, "승격할까요?"),
     (Key::PromoteYes, "승격 (y)"),
     (Key::PromoteNo, "승격 안 함 (n)"),
@@ -660,6 +672,10 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyHistoryEnds, "처음 / 마지막 국면"),
     (Key::KeyFlip, "판 뒤집기"),
     (Key::KeyFlipEveryTurn, "같은 자리 대국: 수마다 판 돌리기 (켜기/끄기)"),
+    (Key::KeyNotation, "기보 표기 바꾸기"),
+    (Key::StatusNotation, "기보 표기: {}"),
+    (Key::StatusMoveRefused, "'{}': {}"),
+    (Key::StatusAmbiguousMove, "'{}' 수가 여럿입니다: {}"),
     (Key::KeyResign, "기권"),
     (Key::KeyDraw, "무승부 제안"),
     (Key::KeyNewGame, "새 대국"),

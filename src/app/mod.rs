@@ -13,6 +13,7 @@ use crate::engine::Limits;
 use crate::i18n::{Key, Language};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
+use crate::rules::notation::{default_notation, parse_move_after, Notation, NotationError};
 use crate::rules::{EndReason, IllegalMove, Move, Outcome, Position, Side};
 pub use setup::{GameChoice, Player, StartField, StartOptions, GAMES};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -144,6 +145,8 @@ pub enum Action {
     Flip,
     /// Hotseat: turn the board after every move (toggle).
     FlipEveryTurn,
+    /// Write the move list in the game's next notation.
+    CycleNotation,
     /// Open or close the help.
     Help,
     /// Quit, asking first when a game is in progress.
@@ -257,6 +260,8 @@ pub struct Play {
     pub search: Option<Search>,
     /// The start options, for the title and a rematch.
     pub options: StartOptions,
+    /// The notation of the move list; `None` for the interface language's default.
+    pub notation: Option<Notation>,
 }
 
 impl Play {
@@ -265,6 +270,12 @@ impl Play {
         if self.flip_every_turn && self.players == [Player::Human, Player::Human] {
             self.flipped = self.game.position().side_to_move() == crate::rules::Side::Second;
         }
+    }
+
+    /// The notation the move list is written in.
+    pub fn notation(&self, language: Language) -> Notation {
+        self.notation
+            .unwrap_or_else(|| default_notation(self.game.variant(), language == Language::Korean))
     }
 
     /// The position shown: the reviewed one or the present.
@@ -478,6 +489,7 @@ impl App {
             players,
             search: None,
             options: self.options,
+            notation: None,
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -677,6 +689,7 @@ impl App {
                     play.face_the_mover();
                 }
             }
+            Action::CycleNotation => self.cycle_notation(),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
@@ -917,19 +930,26 @@ impl App {
     fn typed_move(&mut self, text: &str) {
         let Some(play) = &self.play else { return };
         let position = play.game.position();
-        let parsed = position.parse_uci(text).or_else(|| match position {
-            AnyPosition::Shogi(shogi) => shogi.parse_usi(text),
-            _ => None,
-        });
-        let Some(mv) = parsed else {
-            self.refuse_text(Key::StatusUnknownMove, &[text]);
-            return;
-        };
-        if let Err(reason) = position.check_move(mv) {
-            self.refuse(reason);
-            return;
+        let previous = play.game.moves().last().copied();
+        match parse_move_after(position, text, previous) {
+            Ok(mv) => self.play_move(mv),
+            Err(NotationError::Unknown(_)) => self.refuse_text(Key::StatusUnknownMove, &[text]),
+            Err(NotationError::Illegal { reason, .. }) => {
+                self.refuse_text(Key::StatusMoveRefused, &[text, &reason])
+            }
+            Err(NotationError::Ambiguous { candidates, .. }) => {
+                self.refuse_text(Key::StatusAmbiguousMove, &[text, &candidates.join(" / ")])
+            }
         }
-        self.play_move(mv);
+    }
+
+    fn cycle_notation(&mut self) {
+        let language = self.settings.language;
+        let Some(play) = &mut self.play else { return };
+        let next = play.notation(language).next(play.game.variant().kind());
+        play.notation = Some(next);
+        let text = language.format(Key::StatusNotation, &[next.name()]);
+        self.status = Some(Status { text, error: false });
     }
 
     fn pass(&mut self) {

@@ -378,6 +378,39 @@ fn typed_moves_in_engine_coordinates_and_usi() {
     assert!(status(&app).contains("Cannot read"), "{}", status(&app));
 }
 
+fn type_move(app: &mut App, text: &str) {
+    app.update(Action::OpenPrompt);
+    for c in text.chars() {
+        app.update(Action::PromptChar(c));
+    }
+    app.update(Action::Select);
+}
+
+#[test]
+fn typed_moves_in_native_notation_and_notation_key() {
+    let mut app = new_game(GameKind::Xiangqi);
+    type_move(&mut app, "炮二平五");
+    type_move(&mut app, "H8+7");
+    type_move(&mut app, "h0g2");
+    assert_eq!(play(&app).game.moves().len(), 3);
+    // Ambiguous and illegal text is refused with a reason.
+    type_move(&mut app, "车一进九");
+    assert!(status(&app).contains("车一进九"), "{}", status(&app));
+    assert_eq!(play(&app).game.moves().len(), 3);
+    // English interface: WXF first, then N cycles through the other notations.
+    assert_eq!(play(&app).notation(Language::English), Notation::Wxf);
+    app.update(Action::CycleNotation);
+    assert_eq!(play(&app).notation(Language::English), Notation::Iccs);
+    assert!(status(&app).contains("ICCS"), "{}", status(&app));
+
+    let mut app = new_game(GameKind::Shogi);
+    type_move(&mut app, "▲７六歩");
+    type_move(&mut app, "P-3d");
+    type_move(&mut app, "Bx2b+");
+    type_move(&mut app, "同銀");
+    assert_eq!(play(&app).game.moves().len(), 4);
+}
+
 #[test]
 fn the_computer_answers_through_an_effect() {
     let options = StartOptions {

@@ -8,6 +8,7 @@ pub mod fen;
 pub mod game;
 pub mod geometry;
 pub mod janggi;
+pub mod notation;
 pub mod perft;
 pub mod shogi;
 pub mod xiangqi;

@@ -13,6 +13,7 @@ use crate::app::{
 };
 use crate::i18n::{Key, Language};
 use crate::rules::any::{AnyPosition, GameKind, Piece, PieceKind};
+use crate::rules::notation::format_move_after;
 use crate::rules::{Outcome, Position, Side};
 use board::{board_dimensions, BoardSize, BoardStyle, HitTarget, Marks};
 use ratatui::buffer::Buffer;
@@ -22,6 +23,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use ratatui::Frame;
 use theme::Theme;
+use unicode_width::UnicodeWidthStr;
 
 /// The narrowest side panel.
 const MIN_PANEL_WIDTH: u16 = 24;
@@ -484,12 +486,24 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     lines.push(Line::styled(language.text(Key::MovesHeading), theme.title));
     let used = lines.len() as u16;
     let room = area.height.saturating_sub(used) as usize;
-    lines.extend(move_list_lines(play, room, area.width, &theme));
+    lines.extend(move_list_lines(
+        play,
+        app.settings.language,
+        room,
+        area.width,
+        &theme,
+    ));
     Paragraph::new(lines).render(area, buffer);
 }
 
 /// The move list, two plies a line, scrolled so the shown ply is visible.
-fn move_list_lines(play: &Play, room: usize, width: u16, theme: &Theme) -> Vec<Line<'static>> {
+fn move_list_lines(
+    play: &Play,
+    language: Language,
+    room: usize,
+    width: u16,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     if room == 0 {
         return Vec::new();
     }
@@ -514,14 +528,10 @@ fn move_list_lines(play: &Play, room: usize, width: u16, theme: &Theme) -> Vec<L
             })
     };
     let column = (width.saturating_sub(5) / 2).clamp(7, 12) as usize;
+    let notation = play.notation(language);
     let text_of = |ply: usize| -> String {
-        let position = &positions[ply];
-        let mv = moves[ply];
-        match position {
-            AnyPosition::Shogi(shogi) => shogi.move_to_usi(mv),
-            _ if mv.is_pass() => "pass".to_string(),
-            _ => position.move_to_uci(mv),
-        }
+        let previous = ply.checked_sub(1).map(|before| moves[before]);
+        format_move_after(&positions[ply], moves[ply], notation, previous)
     };
     let mut lines = Vec::new();
     for row in first_row..total_rows.min(first_row + room) {
@@ -536,7 +546,12 @@ fn move_list_lines(play: &Play, room: usize, width: u16, theme: &Theme) -> Vec<L
                 Some(ply) if ply + 1 == shown => theme.highlight,
                 _ => Style::new(),
             };
-            spans.push(Span::styled(format!("{text:<column$}"), style));
+            // Pad by display width: CJK characters take two columns.
+            let padding = column.saturating_sub(text.width()).max(1);
+            spans.push(Span::styled(
+                format!("{text}{}", " ".repeat(padding)),
+                style,
+            ));
         }
         lines.push(Line::from(spans));
     }
