@@ -527,6 +527,8 @@ impl App {
     fn update_start(&mut self, action: Action) {
         let fields = self.start_fields();
         self.start_row = self.start_row.min(fields.len() - 1);
+        // A start-screen message is read by the time a key is pressed.
+        self.status = None;
         match action {
             Action::Up => self.start_row = self.start_row.saturating_sub(1),
             Action::Down => self.start_row = (self.start_row + 1).min(fields.len() - 1),

@@ -756,10 +756,23 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
             buffer,
         );
     }
+    // A message (e.g. an autosave that could not be read) takes the hints' place until
+    // the next key.
     let hints = Rect::new(area.x, area.bottom() - 1, area.width, 1);
-    Paragraph::new(app.text(Key::StartHints))
+    let (text, style) = match &app.status {
+        Some(status) => (
+            status.text.as_str(),
+            if status.error {
+                theme.error
+            } else {
+                theme.status
+            },
+        ),
+        None => (app.text(Key::StartHints), theme.dim),
+    };
+    Paragraph::new(text)
         .alignment(Alignment::Center)
-        .style(theme.dim)
+        .style(style)
         .render(hints, buffer);
 }
 
