@@ -596,3 +596,24 @@ fn a_finished_game_removes_its_autosave() {
     let mut app = new_game(GameKind::Shogi);
     assert_eq!(last_autosave(&app.take_effects()), None);
 }
+
+#[test]
+fn an_unreadable_autosave_is_shown_on_the_start_screen() {
+    let mut app = App::new(Settings::default());
+    app.show_error(
+        Key::StatusAutosaveUnreadable,
+        "autosave.txt line 3: bad fen: rank 10 has 10 files",
+    );
+    let mut buffer = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 100, 30));
+    let area = buffer.area;
+    crate::ui::render_buffer(&app, area, &mut buffer);
+    let screen: String = buffer.content().iter().map(|c| c.symbol()).collect();
+    assert!(
+        screen.contains("Saved game not restored: autosave.txt line 3: bad fen"),
+        "{screen}"
+    );
+    assert_eq!(app.start_fields()[0], StartField::Game);
+    // The next key clears it and the hints come back.
+    app.update(Action::Down);
+    assert_eq!(app.status, None);
+}
