@@ -319,6 +319,12 @@ keys! {
     KeyNotation,
     /// Status: the move list now uses this notation.
     StatusNotation,
+    /// Start screen: continue the saved game (game name, moves played).
+    ContinueSavedGame,
+    /// Status: the autosave could not be read (the error follows).
+    StatusAutosaveUnreadable,
+    /// Status: the autosave could not be written (the error follows).
+    StatusAutosaveFailed,
     /// Status: a typed move names a move that is not legal, and why.
     StatusMoveRefused,
     /// Status: a typed move fits several moves, which are listed.
@@ -515,6 +521,9 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyFlipEveryTurn, "hotseat: turn the board after every move (on/off)"),
     (Key::KeyNotation, "switch the move notation"),
     (Key::StatusNotation, "Move list in {}"),
+    (Key::ContinueSavedGame, "Continue saved game ({}, move {})"),
+    (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
+    (Key::StatusAutosaveFailed, "Autosave failed: {}"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' could be {}"),
     (Key::KeyResign, "resign"),
@@ -674,6 +683,9 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyFlipEveryTurn, "같은 자리 대국: 수마다 판 돌리기 (켜기/끄기)"),
     (Key::KeyNotation, "기보 표기 바꾸기"),
     (Key::StatusNotation, "기보 표기: {}"),
+    (Key::ContinueSavedGame, "저장된 대국 이어 두기 ({}, {}수)"),
+    (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
+    (Key::StatusAutosaveFailed, "자동 저장 실패: {}"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' 수가 여럿입니다: {}"),
     (Key::KeyResign, "기권"),

@@ -4,13 +4,14 @@
 //! `rules` is pure (no I/O); `protocol` speaks engine protocols over any
 //! reader and writer; `bench` measures the rules engine. The terminal client
 //! is `app` (the model), `ui` (drawing) and `tui` (terminal and event loop),
-//! with its strings in `i18n`.
+//! with its strings in `i18n`. `record` keeps games on disk (the autosave).
 
 pub mod app;
 pub mod bench;
 pub mod engine;
 pub mod i18n;
 pub mod protocol;
+pub mod record;
 pub mod rules;
 pub mod tui;
 pub mod ui;

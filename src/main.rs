@@ -2,7 +2,8 @@
 
 use clap::{Parser, Subcommand};
 use qipan::app::{App, GlyphSet, Settings, StartOptions};
-use qipan::i18n::Language;
+use qipan::i18n::{Key, Language};
+use qipan::record::autosave;
 use qipan::rules::any::Variant;
 use qipan::rules::janggi::JanggiRules;
 use qipan::rules::Position;
@@ -108,6 +109,19 @@ fn settings(cli: &Cli) -> Result<Settings, String> {
     Ok(Settings { language, glyphs })
 }
 
+/// The start screen, offering to continue the autosaved game when there is one; an
+/// autosave that does not load is reported in the status line, never fatal.
+fn app_offering_autosave(settings: Settings) -> App {
+    let mut app = App::new(settings);
+    if let Some(path) = autosave::default_path().filter(|path| path.exists()) {
+        match autosave::load(&path) {
+            Ok(saved) => app.offer_saved_game(saved),
+            Err(error) => app.show_error(Key::StatusAutosaveUnreadable, &error.to_string()),
+        }
+    }
+    app
+}
+
 fn run(cli: Cli) -> Result<(), String> {
     let stdout = std::io::stdout();
     let settings = settings(&cli)?;
@@ -167,7 +181,7 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}", variant.start().fen());
             Ok(())
         }
-        None => qipan::tui::run(App::new(settings)).map_err(|e| e.to_string()),
+        None => qipan::tui::run(app_offering_autosave(settings)).map_err(|e| e.to_string()),
     }
 }
 

@@ -5,6 +5,8 @@
 use crate::app::keymap::action_for_key;
 use crate::app::{Action, App, Effect};
 use crate::engine;
+use crate::i18n::Key;
+use crate::record::autosave;
 use crate::ui::{self, board::HitTarget};
 use crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, MouseButton, MouseEventKind,
@@ -171,7 +173,8 @@ pub fn mouse_action(app: &App, area: Rect, column: u16, row: u16) -> Option<Acti
     }
 }
 
-/// Starts the work the app asked for: each CPU search on its own thread.
+/// Does the work the app asked for: each CPU search on its own thread; the autosave
+/// written (atomically) or removed at [`autosave::default_path`].
 pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
     for effect in app.take_effects() {
         match effect {
@@ -194,6 +197,22 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
                         let _ = sender.send(Action::ComputerMove { search: id, mv });
                     }
                 });
+            }
+            Effect::Autosave(text) => {
+                if let Some(path) = autosave::default_path() {
+                    if let Err(error) = autosave::write_atomically(&path, &text) {
+                        let detail = format!("{}: {error}", path.display());
+                        app.show_error(Key::StatusAutosaveFailed, &detail);
+                    }
+                }
+            }
+            Effect::RemoveAutosave => {
+                if let Some(path) = autosave::default_path() {
+                    if let Err(error) = autosave::remove(&path) {
+                        let detail = format!("{}: {error}", path.display());
+                        app.show_error(Key::StatusAutosaveFailed, &detail);
+                    }
+                }
             }
         }
     }

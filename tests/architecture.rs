@@ -66,3 +66,17 @@ fn engine_neither_draws_nor_touches_files() {
 fn rendering_never_changes_the_app() {
     assert_absent("src/ui", &["&mut App", "crossterm::event"]);
 }
+
+#[test]
+fn records_neither_draw_nor_reach_into_the_client() {
+    assert_absent(
+        "src/record",
+        &[
+            "ratatui",
+            "crossterm",
+            "crate::app",
+            "crate::ui",
+            "crate::tui",
+        ],
+    );
+}

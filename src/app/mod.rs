@@ -11,6 +11,7 @@ pub mod setup;
 
 use crate::engine::Limits;
 use crate::i18n::{Key, Language};
+use crate::record::autosave::{self, SavedGame};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
 use crate::rules::notation::{default_notation, parse_move_after, Notation, NotationError};
@@ -204,6 +205,10 @@ pub enum Effect {
         /// Set to stop the search early.
         stop: Arc<AtomicBool>,
     },
+    /// Write this text to the autosave file (atomically); see [`crate::record::autosave`].
+    Autosave(String),
+    /// Delete the autosave file: the game ended or there is none to keep.
+    RemoveAutosave,
 }
 
 /// The current selection on the board.
@@ -345,6 +350,8 @@ pub struct App {
     pub quit: bool,
     /// Ticks since the start.
     pub ticks: u64,
+    /// The saved game the start screen offers to continue.
+    pub resume: Option<SavedGame>,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -362,6 +369,7 @@ impl App {
             status: None,
             quit: false,
             ticks: 0,
+            resume: None,
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -381,6 +389,83 @@ impl App {
         let game = Game::new(position);
         app.begin(game, [Player::Human, Player::Human]);
         app
+    }
+
+    /// A new app continuing a saved game where it stopped (CPU players think at once
+    /// when it is their turn).
+    pub fn from_saved(settings: Settings, saved: SavedGame) -> App {
+        let mut app = App::new(settings);
+        app.resume_saved(saved);
+        app
+    }
+
+    /// Offers a saved game as the first choice of the start screen.
+    pub fn offer_saved_game(&mut self, saved: SavedGame) {
+        self.options = StartOptions {
+            players: players_of(&saved),
+            ..StartOptions::for_variant(saved.game.variant())
+        };
+        self.resume = Some(saved);
+        self.start_row = 0;
+    }
+
+    /// Shows an error in the status line, e.g. an autosave that could not be read or written.
+    pub fn show_error(&mut self, key: Key, detail: &str) {
+        self.refuse_text(key, &[detail]);
+    }
+
+    /// The rows of the start screen: "continue the saved game" first when there is one.
+    pub fn start_fields(&self) -> Vec<StartField> {
+        let mut fields = self.options.fields();
+        if self.resume.is_some() {
+            fields.insert(0, StartField::Continue);
+        }
+        fields
+    }
+
+    /// The game in progress as autosave data.
+    pub fn saved_game(&self) -> Option<SavedGame> {
+        let play = self.play.as_ref()?;
+        let seat = |player: Player| match player {
+            Player::Human => None,
+            Player::Computer { level } => Some(level),
+        };
+        Some(SavedGame {
+            game: play.game.clone(),
+            players: [seat(play.players[0]), seat(play.players[1])],
+            flipped: play.flipped,
+            flip_every_turn: play.flip_every_turn,
+            notation: play.notation,
+        })
+    }
+
+    /// Queues the autosave of the game in progress, or its removal once the game has ended.
+    fn autosave(&mut self) {
+        let Some(play) = &self.play else { return };
+        if !play.in_progress() {
+            self.effects.push(Effect::RemoveAutosave);
+        } else if !play.game.moves().is_empty() || !play.redo.is_empty() {
+            if let Some(saved) = self.saved_game() {
+                self.effects
+                    .push(Effect::Autosave(autosave::to_text(&saved)));
+            }
+        }
+    }
+
+    fn resume_saved(&mut self, saved: SavedGame) {
+        let players = players_of(&saved);
+        self.options = StartOptions {
+            players,
+            ..StartOptions::for_variant(saved.game.variant())
+        };
+        self.begin(saved.game, players);
+        if let Some(play) = &mut self.play {
+            play.flipped = saved.flipped;
+            play.flip_every_turn = saved.flip_every_turn;
+            play.notation = saved.notation;
+            play.face_the_mover();
+        }
+        self.autosave();
     }
 
     /// The interface text of a key.
@@ -440,19 +525,22 @@ impl App {
     // ----- start screen -------------------------------------------------
 
     fn update_start(&mut self, action: Action) {
-        let fields = self.options.fields();
+        let fields = self.start_fields();
         self.start_row = self.start_row.min(fields.len() - 1);
+        // A start-screen message is read by the time a key is pressed.
+        self.status = None;
         match action {
             Action::Up => self.start_row = self.start_row.saturating_sub(1),
             Action::Down => self.start_row = (self.start_row + 1).min(fields.len() - 1),
             Action::Left => self.options.change(fields[self.start_row], -1),
             Action::Right => self.options.change(fields[self.start_row], 1),
-            Action::Select => self.start_game(),
+            Action::Select => self.start_from_row(fields[self.start_row]),
             Action::ClickStartRow(row) if row < fields.len() => {
-                if self.start_row == row || fields[row] == StartField::Start {
+                let button = matches!(fields[row], StartField::Start | StartField::Continue);
+                if self.start_row == row || button {
                     self.start_row = row;
-                    if fields[row] == StartField::Start {
-                        self.start_game();
+                    if button {
+                        self.start_from_row(fields[row]);
                     } else {
                         self.options.change(fields[row], 1);
                     }
@@ -466,6 +554,17 @@ impl App {
         }
     }
 
+    /// Enter on a start-screen row: continue the saved game on its row, else a new game.
+    fn start_from_row(&mut self, field: StartField) {
+        match (field, self.resume.take()) {
+            (StartField::Continue, Some(saved)) => self.resume_saved(saved),
+            (_, resume) => {
+                self.resume = resume;
+                self.start_game();
+            }
+        }
+    }
+
     /// Starts a game with the current start options.
     pub fn start_game(&mut self) {
         let game = Game::new(self.options.start_position());
@@ -474,6 +573,8 @@ impl App {
 
     fn begin(&mut self, game: Game, players: [Player; 2]) {
         self.stop_search();
+        // The offer is gone once a game starts: this game's autosave replaces it.
+        self.resume = None;
         let position = game.position();
         let cursor = start_cursor(position);
         self.play = Some(Play {
@@ -639,7 +740,7 @@ impl App {
         self.play = None;
         self.screen = Screen::Start;
         self.status = None;
-        self.start_row = self.options.fields().len() - 1;
+        self.start_row = self.start_fields().len() - 1;
     }
 
     fn quit_asking(&mut self) {
@@ -682,12 +783,14 @@ impl App {
                 if let Some(play) = &mut self.play {
                     play.flipped = !play.flipped;
                 }
+                self.autosave();
             }
             Action::FlipEveryTurn => {
                 if let Some(play) = &mut self.play {
                     play.flip_every_turn = !play.flip_every_turn;
                     play.face_the_mover();
                 }
+                self.autosave();
             }
             Action::CycleNotation => self.cycle_notation(),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
@@ -950,6 +1053,7 @@ impl App {
         play.notation = Some(next);
         let text = language.format(Key::StatusNotation, &[next.name()]);
         self.status = Some(Status { text, error: false });
+        self.autosave();
     }
 
     fn pass(&mut self) {
@@ -1087,6 +1191,7 @@ impl App {
         if let Some(play) = &mut self.play {
             play.face_the_mover();
         }
+        self.autosave();
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
         if finished {
             self.stop_search();
@@ -1102,6 +1207,7 @@ impl App {
         if let Some(play) = &mut self.play {
             play.face_the_mover();
         }
+        self.autosave();
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
         if !finished {
             self.start_search_if_needed();
@@ -1176,6 +1282,14 @@ pub fn limits_for_level(level: u8) -> Limits {
         nodes: Some(nodes),
         ..Limits::default()
     }
+}
+
+/// The players of a saved game.
+fn players_of(saved: &SavedGame) -> [Player; 2] {
+    saved.players.map(|seat| match seat {
+        None => Player::Human,
+        Some(level) => Player::Computer { level },
+    })
 }
 
 /// The square the cursor starts on: the mover's general/king.

@@ -104,6 +104,8 @@ pub enum StartField {
     Time,
     /// The start button.
     Start,
+    /// Continue the saved game (shown first when an autosave was found).
+    Continue,
 }
 
 /// The choices made on the start screen.
@@ -231,7 +233,7 @@ impl StartOptions {
                 let player = &mut self.players[side.index()];
                 *player = player.step(delta);
             }
-            StartField::Time | StartField::Start => {}
+            StartField::Time | StartField::Start | StartField::Continue => {}
         }
     }
 

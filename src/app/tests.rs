@@ -1,6 +1,7 @@
 //! Key-sequence tests: the app driven without a terminal.
 
 use super::*;
+use crate::record::autosave;
 use crate::rules::any::Variant;
 use crate::rules::janggi::JanggiRules;
 use crate::ui::benchmark::parse_move;
@@ -422,13 +423,18 @@ fn the_computer_answers_through_an_effect() {
     play_keys(&mut app, "h3e3");
     assert!(app.thinking());
     let effects = app.take_effects();
-    assert_eq!(effects.len(), 1);
+    // The move is autosaved, then the CPU starts thinking.
+    assert_eq!(effects.len(), 2);
+    assert!(matches!(effects[0], Effect::Autosave(_)));
     let Effect::StartSearch {
         id,
         game,
         limits,
         stop,
-    } = &effects[0];
+    } = &effects[1]
+    else {
+        panic!("no search: {effects:?}");
+    };
     assert_eq!(limits.nodes, Some(500));
     // A human cannot move for the CPU.
     app.update(Action::Select);
@@ -492,4 +498,122 @@ fn gungjanggi_is_on_the_start_screen_and_a_draw_offer_starts_judging() {
     let fen = play(&app).game.position().fen();
     assert!(fen.ends_with("KkJ0"), "{fen}");
     assert!(play(&app).game.outcome().is_none());
+}
+
+/// The text of the last autosave the app asked for, or `None` after a removal.
+fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
+    effects.iter().rev().find_map(|effect| match effect {
+        Effect::Autosave(text) => Some(Some(text.clone())),
+        Effect::RemoveAutosave => Some(None),
+        Effect::StartSearch { .. } => None,
+    })
+}
+
+#[test]
+fn a_crashed_game_resumes_where_it_stopped() {
+    let folder = std::env::temp_dir().join(format!("qipan-app-crash-{}", std::process::id()));
+    let path = folder.join("autosave.txt");
+    let mut app = new_game(GameKind::Janggi);
+    play_keys(&mut app, "a4b4");
+    app.update(Action::Pass);
+    play_keys(&mut app, "i4h4");
+    app.update(Action::Flip);
+    // The event loop writes every autosave; the last one is what a crash leaves.
+    let text = last_autosave(&app.take_effects())
+        .flatten()
+        .expect("autosaved");
+    autosave::write_atomically(&path, &text).unwrap();
+    let before = play(&app).clone();
+    drop(app); // no clean exit
+    let saved = autosave::load(&path).unwrap();
+    let app = App::from_saved(Settings::default(), saved);
+    let after = play(&app);
+    assert_eq!(app.screen, Screen::Game);
+    assert_eq!(after.game.moves(), before.game.moves());
+    assert_eq!(after.game.positions(), before.game.positions());
+    assert_eq!(after.game.variant(), before.game.variant());
+    assert_eq!(after.players, before.players);
+    assert!(after.flipped);
+    assert_eq!(
+        after.game.position().side_to_move(),
+        before.game.position().side_to_move()
+    );
+    std::fs::remove_dir_all(folder).unwrap();
+}
+
+#[test]
+fn the_start_screen_offers_the_saved_game_and_the_cpu_thinks_again() {
+    let options = StartOptions {
+        players: [Player::Human, Player::Computer { level: 2 }],
+        ..StartOptions::for_game(GameKind::Shogi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    play_keys(&mut app, "7g7f");
+    assert!(app.thinking());
+    let text = last_autosave(&app.take_effects())
+        .flatten()
+        .expect("autosaved");
+    let saved = autosave::from_text(&text, "autosave.txt").unwrap();
+    let mut app = App::new(Settings::default());
+    app.offer_saved_game(saved);
+    assert_eq!(app.start_fields()[0], StartField::Continue);
+    assert_eq!(app.start_row, 0);
+    app.update(Action::Select);
+    assert_eq!(app.screen, Screen::Game);
+    assert_eq!(play(&app).game.moves().len(), 1);
+    assert_eq!(play(&app).players, options.players);
+    assert!(app.thinking(), "the CPU is to move and thinks again");
+    assert!(app.resume.is_none());
+    // Korean interface text of the offer.
+    let korean = Settings {
+        language: Language::Korean,
+        ..Settings::default()
+    };
+    let saved = autosave::from_text(&text, "autosave.txt").unwrap();
+    let mut app = App::new(korean);
+    app.offer_saved_game(saved);
+    let mut buffer = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 100, 30));
+    let area = buffer.area;
+    crate::ui::render_buffer(&app, area, &mut buffer);
+    // Wide glyphs leave an empty cell after them: compare without spaces.
+    let screen: String = buffer.content().iter().map(|c| c.symbol()).collect();
+    let screen = screen.replace(' ', "");
+    assert!(
+        screen.contains("[저장된대국이어두기(쇼기,1수)]"),
+        "{screen}"
+    );
+}
+
+#[test]
+fn a_finished_game_removes_its_autosave() {
+    let mut app = new_game(GameKind::Xiangqi);
+    play_keys(&mut app, "h3e3");
+    assert!(last_autosave(&app.take_effects()).flatten().is_some());
+    press(&mut app, &[Action::Resign, Action::Yes]);
+    assert!(!play(&app).in_progress());
+    assert_eq!(last_autosave(&app.take_effects()), Some(None));
+    // A new game with no move yet leaves the old autosave alone.
+    let mut app = new_game(GameKind::Shogi);
+    assert_eq!(last_autosave(&app.take_effects()), None);
+}
+
+#[test]
+fn an_unreadable_autosave_is_shown_on_the_start_screen() {
+    let mut app = App::new(Settings::default());
+    app.show_error(
+        Key::StatusAutosaveUnreadable,
+        "autosave.txt line 3: bad fen: rank 10 has 10 files",
+    );
+    let mut buffer = ratatui::buffer::Buffer::empty(ratatui::layout::Rect::new(0, 0, 100, 30));
+    let area = buffer.area;
+    crate::ui::render_buffer(&app, area, &mut buffer);
+    let screen: String = buffer.content().iter().map(|c| c.symbol()).collect();
+    assert!(
+        screen.contains("Saved game not restored: autosave.txt line 3: bad fen"),
+        "{screen}"
+    );
+    assert_eq!(app.start_fields()[0], StartField::Game);
+    // The next key clears it and the hints come back.
+    app.update(Action::Down);
+    assert_eq!(app.status, None);
 }

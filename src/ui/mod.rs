@@ -638,6 +638,16 @@ fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
         StartField::Player(side) => player_text(language, options.players[side.index()]),
         StartField::Time => language.text(Key::TimeUnlimited).to_string(),
         StartField::Start => language.text(Key::StartButton).to_string(),
+        StartField::Continue => match &app.resume {
+            Some(saved) => {
+                let variant = saved.game.variant();
+                let name = language.text(StartOptions::for_variant(variant).game().name);
+                let short = name.split_whitespace().next().unwrap_or(name);
+                let ply = saved.game.moves().len().to_string();
+                language.format(Key::ContinueSavedGame, &[short, &ply])
+            }
+            None => String::new(),
+        },
     }
 }
 
@@ -651,7 +661,7 @@ fn start_label(app: &App, game: GameKind, field: StartField) -> String {
         StartField::Handicap => language.text(Key::FieldHandicap).to_string(),
         StartField::Player(side) => side_name(language, app.settings.glyphs, game, side),
         StartField::Time => language.text(Key::FieldTime).to_string(),
-        StartField::Start => String::new(),
+        StartField::Start | StartField::Continue => String::new(),
     }
 }
 
@@ -668,7 +678,7 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
     if area.height < 4 {
         return;
     }
-    let fields = options.fields();
+    let fields = app.start_fields();
     let geometry = start_geometry(app, area);
     let menu = geometry.menu;
     let (board_width, board_height) =
@@ -687,7 +697,7 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         let focused = row == app.start_row;
         let label = start_label(app, game, field);
         let value = start_value(app, options, field);
-        let line = if field == StartField::Start {
+        let line = if matches!(field, StartField::Start | StartField::Continue) {
             let text = format!("[ {value} ]");
             let style = if focused {
                 theme.highlight.add_modifier(Modifier::BOLD)
@@ -726,7 +736,11 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
     }
     Paragraph::new(lines).render(inner, buffer);
     if let Some(preview) = geometry.preview {
-        let position = options.start_position();
+        // With "continue" focused, the preview shows where the saved game stopped.
+        let position = match (fields.get(app.start_row), &app.resume) {
+            (Some(StartField::Continue), Some(saved)) => saved.game.position().clone(),
+            _ => options.start_position(),
+        };
         let canvas = board::draw(
             &position,
             &Marks::default(),
@@ -742,10 +756,23 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
             buffer,
         );
     }
+    // A message (e.g. an autosave that could not be read) takes the hints' place until
+    // the next key.
     let hints = Rect::new(area.x, area.bottom() - 1, area.width, 1);
-    Paragraph::new(app.text(Key::StartHints))
+    let (text, style) = match &app.status {
+        Some(status) => (
+            status.text.as_str(),
+            if status.error {
+                theme.error
+            } else {
+                theme.status
+            },
+        ),
+        None => (app.text(Key::StartHints), theme.dim),
+    };
+    Paragraph::new(text)
         .alignment(Alignment::Center)
-        .style(theme.dim)
+        .style(style)
         .render(hints, buffer);
 }
 
@@ -757,7 +784,7 @@ struct StartGeometry {
 
 fn start_geometry(app: &App, area: Rect) -> StartGeometry {
     let game = app.options.game().kind;
-    let fields = app.options.fields().len() as u16;
+    let fields = app.start_fields().len() as u16;
     let (board_width, board_height) =
         board_dimensions(game, BoardSize::Compact, app.settings.glyphs);
     let room_for_menu = area.width.saturating_sub(board_width + 3);
@@ -793,7 +820,7 @@ pub fn start_row_at(app: &App, area: Rect, row: u16) -> Option<usize> {
     if app.screen != Screen::Start {
         return None;
     }
-    let fields = app.options.fields();
+    let fields = app.start_fields();
     let menu = start_geometry(app, area).menu;
     let inner_top = menu.y + 1;
     if row < inner_top || row >= menu.bottom() {

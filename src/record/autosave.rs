@@ -1,0 +1,612 @@
+//! The autosave: the game in progress as a small UTF-8 text file, rewritten
+//! atomically (a temporary file in the same folder, then a rename) after every move.
+//!
+//! ```text
+//! qipan-autosave 1
+//! variant janggi
+//! start rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1
+//! players human cpu:3
+//! moves a4b4 e9e9 b1c3
+//! flipped no
+//! flip-every-turn no
+//! notation korean-hangul
+//! ```
+//!
+//! `start` is a Fairy-Stockfish FEN (SFEN for shogi). `moves` are in the engine's coordinates ([`Position::move_to_uci`]) and are replayed
+//! through [`Game::play`] on loading, so a hand-edited or damaged file gives an error
+//! naming the file, the line and the field, never a panic. `judging <ply>` (gungjanggi)
+//! records the ply at which an accepted draw offer started the judging phase.
+
+use crate::rules::any::{AnyPosition, Variant};
+use crate::rules::game::Game;
+use crate::rules::notation::Notation;
+use crate::rules::Position;
+use std::fmt;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+/// The first line of every autosave.
+pub const HEADER: &str = "qipan-autosave 1";
+
+/// The environment variable that overrides where the autosave lives (tests, portable setups).
+pub const PATH_VARIABLE: &str = "QIPAN_AUTOSAVE";
+
+/// The game in progress with what is needed to continue it exactly.
+#[derive(Clone, Debug)]
+pub struct SavedGame {
+    /// The game: start position and moves.
+    pub game: Game,
+    /// Who plays each side, first player first: `None` for a person, `Some(level)` for the CPU.
+    pub players: [Option<u8>; 2],
+    /// True when the second player sits at the bottom.
+    pub flipped: bool,
+    /// Hotseat: the board turns after every move.
+    pub flip_every_turn: bool,
+    /// The move list's notation; `None` for the interface language's default.
+    pub notation: Option<Notation>,
+}
+
+/// Why an autosave could not be read.
+#[derive(Debug)]
+pub enum AutosaveError {
+    /// The file could not be read.
+    Io {
+        /// The file's name.
+        file: String,
+        /// The error.
+        error: io::Error,
+    },
+    /// The file was read but is not a valid autosave.
+    Invalid {
+        /// The file's name.
+        file: String,
+        /// The line (from 1), when the problem is on one line.
+        line: Option<usize>,
+        /// What is wrong, e.g. `bad fen: rank 7 has 10 files`.
+        message: String,
+    },
+}
+
+impl fmt::Display for AutosaveError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            AutosaveError::Io { file, error } => write!(f, "{file}: {error}"),
+            AutosaveError::Invalid {
+                file,
+                line: Some(line),
+                message,
+            } => write!(f, "{file} line {line}: {message}"),
+            AutosaveError::Invalid {
+                file,
+                line: None,
+                message,
+            } => write!(f, "{file}: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for AutosaveError {}
+
+/// Where the autosave lives: `$QIPAN_AUTOSAVE`, else `$XDG_STATE_HOME/qipan/autosave.txt`,
+/// else `$HOME/.local/state/qipan/autosave.txt`; `None` when none of them is set.
+pub fn default_path() -> Option<PathBuf> {
+    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
+    if let Some(path) = set(PATH_VARIABLE) {
+        return Some(PathBuf::from(path));
+    }
+    let state = set("XDG_STATE_HOME")
+        .map(PathBuf::from)
+        .or_else(|| set("HOME").map(|home| Path::new(&home).join(".local").join("state")))?;
+    Some(state.join("qipan").join("autosave.txt"))
+}
+
+/// Writes a saved game to `path` atomically.
+pub fn save(path: &Path, saved: &SavedGame) -> io::Result<()> {
+    write_atomically(path, &to_text(saved))
+}
+
+/// Writes `text` to `path` atomically: a temporary file in the same folder (created if
+/// missing), flushed to disk, then renamed over `path`. A reader sees the old file or the
+/// new one, never half of one.
+pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    let folder = match path.parent() {
+        Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    std::fs::create_dir_all(&folder)?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "autosave.txt".to_string());
+    let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut file = std::fs::File::create(&temporary)?;
+        file.write_all(text.as_bytes())?;
+        file.sync_all()?;
+        std::fs::rename(&temporary, path)
+    })();
+    if written.is_err() {
+        let _ = std::fs::remove_file(&temporary);
+    }
+    written
+}
+
+/// Reads the autosave at `path`.
+pub fn load(path: &Path) -> Result<SavedGame, AutosaveError> {
+    let file = file_label(path);
+    let text = std::fs::read_to_string(path).map_err(|error| AutosaveError::Io {
+        file: file.clone(),
+        error,
+    })?;
+    from_text(&text, &file)
+}
+
+/// Deletes the autosave at `path`; a missing file is not an error.
+pub fn remove(path: &Path) -> io::Result<()> {
+    match std::fs::remove_file(path) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+        _ => Ok(()),
+    }
+}
+
+/// The name errors use for a file: its last component.
+fn file_label(path: &Path) -> String {
+    path.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| path.display().to_string())
+}
+
+/// The autosave text of a game.
+pub fn to_text(saved: &SavedGame) -> String {
+    let game = &saved.game;
+    let mut moves = Vec::with_capacity(game.moves().len());
+    for (position, &mv) in game.positions().iter().zip(game.moves()) {
+        moves.push(position.move_to_uci(mv));
+    }
+    let player = |p: Option<u8>| match p {
+        None => "human".to_string(),
+        Some(level) => format!("cpu:{level}"),
+    };
+    let yes_no = |b: bool| if b { "yes" } else { "no" };
+    let mut text = format!(
+        "{HEADER}\nvariant {}\nstart {}\nplayers {} {}\nmoves {}\n",
+        game.variant().id(),
+        start_text(game.start()),
+        player(saved.players[0]),
+        player(saved.players[1]),
+        moves.join(" "),
+    );
+    if let Some(ply) = judging_ply(game) {
+        text.push_str(&format!("judging {ply}\n"));
+    }
+    text.push_str(&format!(
+        "flipped {}\nflip-every-turn {}\n",
+        yes_no(saved.flipped),
+        yes_no(saved.flip_every_turn)
+    ));
+    if let Some(notation) = saved.notation {
+        text.push_str(&format!("notation {}\n", notation_id(notation)));
+    }
+    text
+}
+
+/// The start position as written: FSF FEN, but SFEN for shogi (Fairy-Stockfish's shogi
+/// FEN does not keep the move number of a position with Gote to move exactly).
+fn start_text(position: &AnyPosition) -> String {
+    match position {
+        AnyPosition::Shogi(shogi) => shogi.sfen(),
+        other => other.fen(),
+    }
+}
+
+/// The first ply whose position is in the gungjanggi judging phase, if any.
+fn judging_ply(game: &Game) -> Option<usize> {
+    game.positions().iter().position(|position| match position {
+        AnyPosition::Janggi(janggi) => janggi.gungjanggi_state().judging,
+        _ => false,
+    })
+}
+
+const NOTATIONS: [(Notation, &str); 10] = [
+    (
+        Notation::Chinese { simplified: false },
+        "chinese-traditional",
+    ),
+    (Notation::Chinese { simplified: true }, "chinese-simplified"),
+    (Notation::Wxf, "wxf"),
+    (Notation::Iccs, "iccs"),
+    (Notation::Japanese, "japanese"),
+    (Notation::Hodges, "hodges"),
+    (Notation::Usi, "usi"),
+    (Notation::Korean { hangul: true }, "korean-hangul"),
+    (Notation::Korean { hangul: false }, "korean-hanja"),
+    (Notation::Engine, "engine"),
+];
+
+fn notation_id(notation: Notation) -> &'static str {
+    NOTATIONS
+        .iter()
+        .find(|(n, _)| *n == notation)
+        .map_or("engine", |(_, id)| id)
+}
+
+/// Reads autosave text; `file` names the file in error messages.
+pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
+    let invalid = |line: Option<usize>, message: String| AutosaveError::Invalid {
+        file: file.to_string(),
+        line,
+        message,
+    };
+    let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
+    match lines.next() {
+        Some((_, HEADER)) => {}
+        Some((number, other)) => {
+            let shown: String = other.chars().take(40).collect();
+            return Err(invalid(
+                Some(number),
+                format!("bad header: expected '{HEADER}', found '{shown}'"),
+            ));
+        }
+        None => return Err(invalid(None, "empty file".to_string())),
+    }
+    let mut fields: Vec<(&str, usize, &str)> = Vec::new();
+    for (number, line) in lines {
+        if line.is_empty() {
+            continue;
+        }
+        let (key, value) = line.split_once(' ').unwrap_or((line, ""));
+        if fields.iter().any(|(k, _, _)| *k == key) {
+            return Err(invalid(Some(number), format!("'{key}' given twice")));
+        }
+        fields.push((key, number, value.trim()));
+    }
+    let field = |key: &str| {
+        fields
+            .iter()
+            .find(|(k, _, _)| *k == key)
+            .map(|f| (f.1, f.2))
+    };
+    let required = |key: &str| field(key).ok_or_else(|| invalid(None, format!("no '{key}' line")));
+
+    let (line, value) = required("variant")?;
+    let variant = Variant::from_name(value)
+        .ok_or_else(|| invalid(Some(line), format!("bad variant: unknown game '{value}'")))?;
+    let (line, value) = required("start")?;
+    let start = variant
+        .position_from_fen(value)
+        .map_err(|e| invalid(Some(line), format!("bad fen: {e}")))?;
+    let (line, value) = required("players")?;
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    if parts.len() != 2 {
+        return Err(invalid(
+            Some(line),
+            format!("bad players: expected two, found {}", parts.len()),
+        ));
+    }
+    let mut players = [None, None];
+    for (slot, part) in players.iter_mut().zip(&parts) {
+        *slot = parse_player(part)
+            .ok_or_else(|| invalid(Some(line), format!("bad players: '{part}'")))?;
+    }
+    let judging = match field("judging") {
+        Some((line, value)) => Some(
+            value
+                .parse::<usize>()
+                .map_err(|_| invalid(Some(line), format!("bad judging: '{value}'")))?,
+        ),
+        None => None,
+    };
+    let (line, value) = required("moves")?;
+    let mut game = Game::new(start);
+    for (index, text) in value.split_whitespace().enumerate() {
+        if judging == Some(index) {
+            game.accept_draw();
+        }
+        let number = index + 1;
+        let mv = game.position().parse_uci(text).ok_or_else(|| {
+            invalid(
+                Some(line),
+                format!("bad moves: move {number} '{text}' is not a move here"),
+            )
+        })?;
+        game.play(mv).map_err(|reason| {
+            invalid(
+                Some(line),
+                format!("bad moves: move {number} '{text}' is illegal: {reason}"),
+            )
+        })?;
+    }
+    if judging.is_some_and(|ply| ply == game.moves().len()) {
+        game.accept_draw();
+    }
+    let flag = |key: &str| -> Result<bool, AutosaveError> {
+        match field(key) {
+            None => Ok(false),
+            Some((_, "yes")) => Ok(true),
+            Some((_, "no")) => Ok(false),
+            Some((line, other)) => Err(invalid(
+                Some(line),
+                format!("bad {key}: expected yes or no, found '{other}'"),
+            )),
+        }
+    };
+    let flipped = flag("flipped")?;
+    let flip_every_turn = flag("flip-every-turn")?;
+    let notation = match field("notation") {
+        None => None,
+        Some((line, value)) => {
+            let notation = NOTATIONS
+                .iter()
+                .find(|(_, id)| *id == value)
+                .map(|(n, _)| *n)
+                .filter(|n| Notation::for_game(variant.kind()).contains(n))
+                .ok_or_else(|| invalid(Some(line), format!("bad notation: '{value}'")))?;
+            Some(notation)
+        }
+    };
+    Ok(SavedGame {
+        game,
+        players,
+        flipped,
+        flip_every_turn,
+        notation,
+    })
+}
+
+/// `human` → `Some(None)`, `cpu:N` (1–10) → `Some(Some(N))`.
+fn parse_player(text: &str) -> Option<Option<u8>> {
+    if text == "human" {
+        return Some(None);
+    }
+    let level: u8 = text.strip_prefix("cpu:")?.parse().ok()?;
+    (1..=10).contains(&level).then_some(Some(level))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::janggi::JanggiRules;
+    use crate::ui::benchmark::parse_move;
+
+    /// A fresh, empty folder under the system's temporary folder.
+    fn temp_folder(name: &str) -> PathBuf {
+        let folder =
+            std::env::temp_dir().join(format!("qipan-autosave-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
+    fn play(game: &mut Game, moves: &[&str]) {
+        for text in moves {
+            let mv = parse_move(game.position(), text).expect(text);
+            game.play(mv).expect(text);
+        }
+    }
+
+    /// Plays `count` legal moves chosen by a fixed rule (no randomness).
+    fn play_some(game: &mut Game, count: usize) {
+        for step in 0..count {
+            let moves = game.legal_moves();
+            if moves.is_empty() {
+                return;
+            }
+            let mv = moves
+                .iter()
+                .copied()
+                .nth((step * 7 + 3) % moves.len())
+                .unwrap();
+            game.play(mv).unwrap();
+        }
+    }
+
+    fn saved(game: Game) -> SavedGame {
+        SavedGame {
+            game,
+            players: [None, Some(3)],
+            flipped: true,
+            flip_every_turn: false,
+            notation: None,
+        }
+    }
+
+    fn assert_same(loaded: &SavedGame, original: &SavedGame) {
+        assert_eq!(loaded.game.variant(), original.game.variant());
+        assert_eq!(loaded.game.moves(), original.game.moves());
+        assert_eq!(loaded.game.positions(), original.game.positions());
+        assert_eq!(loaded.players, original.players);
+        assert_eq!(loaded.flipped, original.flipped);
+        assert_eq!(loaded.flip_every_turn, original.flip_every_turn);
+        assert_eq!(loaded.notation, original.notation);
+    }
+
+    fn round_trip(original: &SavedGame, folder: &Path) -> SavedGame {
+        let path = folder.join("autosave.txt");
+        save(&path, original).unwrap();
+        let loaded = load(&path).unwrap_or_else(|e| panic!("{e}\n{}", to_text(original)));
+        assert_same(&loaded, original);
+        loaded
+    }
+
+    #[test]
+    fn every_rule_set_round_trips() {
+        let folder = temp_folder("every");
+        for variant in Variant::ALL {
+            let mut game = Game::from_variant(variant);
+            play_some(&mut game, 12);
+            round_trip(&saved(game), &folder);
+        }
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn janggi_pass_shogi_drop_and_promotion_round_trip() {
+        let folder = temp_folder("special");
+        // Janggi: a pass by each side.
+        let mut game = Game::from_variant(Variant::Janggi(JanggiRules::KJA));
+        play(&mut game, &["a4b4"]);
+        let pass = game.legal_moves().iter().copied().find(|m| m.is_pass());
+        game.play(pass.expect("han may pass")).unwrap();
+        play(&mut game, &["i4h4"]);
+        let mut original = saved(game);
+        original.notation = Some(Notation::Korean { hangul: false });
+        let loaded = round_trip(&original, &folder);
+        assert!(loaded.game.moves()[1].is_pass());
+        // Shogi: the bishop takes and promotes, is retaken, and is dropped again.
+        let mut game = Game::from_variant(Variant::Shogi);
+        play(&mut game, &["7g7f", "3c3d", "8h2b+", "3a2b", "B*4e"]);
+        assert!(game.moves()[2].is_promotion());
+        assert!(game.moves()[4].is_drop());
+        let mut original = saved(game);
+        original.flip_every_turn = true;
+        original.notation = Some(Notation::Japanese);
+        round_trip(&original, &folder);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_shogi_handicap_and_the_gungjanggi_judging_phase_round_trip() {
+        let folder = temp_folder("judging");
+        let start = AnyPosition::Shogi(crate::rules::shogi::Handicap::Lance.position());
+        let mut game = Game::new(start);
+        play_some(&mut game, 6);
+        round_trip(&saved(game), &folder);
+        let mut game = Game::from_variant(Variant::Janggi(JanggiRules::GUNGJANGGI));
+        play_some(&mut game, 4);
+        game.accept_draw();
+        play_some(&mut game, 3);
+        let text = to_text(&saved(game.clone()));
+        assert!(text.contains("\njudging 4\n"), "{text}");
+        round_trip(&saved(game), &folder);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    fn error_of(text: &str) -> String {
+        match from_text(text, "autosave.txt") {
+            Ok(_) => panic!("accepted:\n{text}"),
+            Err(error) => error.to_string(),
+        }
+    }
+
+    fn good_text() -> String {
+        let mut game = Game::from_variant(Variant::Xiangqi);
+        play(&mut game, &["h3e3", "h10g8", "h1g3"]);
+        to_text(&saved(game))
+    }
+
+    fn with_line(text: &str, key: &str, value: &str) -> String {
+        text.lines()
+            .map(|line| {
+                if line.split(' ').next() == Some(key) {
+                    format!("{key} {value}")
+                } else {
+                    line.to_string()
+                }
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn broken_files_name_the_line_and_the_field() {
+        let good = good_text();
+        assert!(from_text(&good, "autosave.txt").is_ok());
+        let header = error_of(&good.replacen("qipan-autosave 1", "qipan-autosave 9", 1));
+        assert!(
+            header.starts_with("autosave.txt line 1: bad header"),
+            "{header}"
+        );
+        let fen = error_of(&with_line(
+            &good,
+            "start",
+            "rnbakabnrr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        ));
+        assert!(fen.starts_with("autosave.txt line 3: bad fen: "), "{fen}");
+        assert!(fen.contains("10"), "{fen}");
+        let illegal = error_of(&with_line(&good, "moves", "h3e3 h10g8 a1a6"));
+        assert_eq!(
+            illegal.split(" is").next().unwrap(),
+            "autosave.txt line 5: bad moves: move 3 'a1a6'"
+        );
+        let nonsense = error_of(&with_line(&good, "moves", "h3e3 zz9"));
+        assert!(
+            nonsense.starts_with("autosave.txt line 5: bad moves: move 2 'zz9'"),
+            "{nonsense}"
+        );
+        let variant = error_of(&with_line(&good, "variant", "chess"));
+        assert!(
+            variant.starts_with("autosave.txt line 2: bad variant"),
+            "{variant}"
+        );
+        let players = error_of(&with_line(&good, "players", "human cpu:11"));
+        assert!(
+            players.starts_with("autosave.txt line 4: bad players"),
+            "{players}"
+        );
+        let missing = error_of(&with_line(&good, "moves", "").replace("\nmoves ", "\n"));
+        assert!(missing.contains("no 'moves' line"), "{missing}");
+        assert_eq!(error_of(""), "autosave.txt: empty file");
+    }
+
+    #[test]
+    fn any_truncation_or_damage_is_an_error_not_a_panic() {
+        let good = good_text();
+        for (index, _) in good.char_indices() {
+            let _ = from_text(&good[..index], "autosave.txt");
+            let mut damaged = good.clone();
+            damaged.replace_range(index..=index, "#");
+            let _ = from_text(&damaged, "autosave.txt");
+        }
+    }
+
+    #[test]
+    fn save_replaces_atomically_and_remove_is_quiet() {
+        let folder = temp_folder("files");
+        let path = folder.join("deeper").join("autosave.txt");
+        write_atomically(&path, "first").unwrap();
+        write_atomically(&path, "second").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "second");
+        // No temporary file is left behind.
+        let names: Vec<_> = std::fs::read_dir(path.parent().unwrap())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("autosave.txt")]);
+        remove(&path).unwrap();
+        remove(&path).unwrap();
+        let missing = load(&path).unwrap_err().to_string();
+        assert!(missing.starts_with("autosave.txt: "), "{missing}");
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn the_default_path_follows_the_environment() {
+        // The only test that reads or changes these variables.
+        let saved: Vec<_> = [PATH_VARIABLE, "XDG_STATE_HOME", "HOME"]
+            .iter()
+            .map(|name| (*name, std::env::var_os(name)))
+            .collect();
+        std::env::set_var(PATH_VARIABLE, "/somewhere/game.txt");
+        assert_eq!(default_path(), Some(PathBuf::from("/somewhere/game.txt")));
+        std::env::remove_var(PATH_VARIABLE);
+        std::env::set_var("XDG_STATE_HOME", "/state");
+        assert_eq!(
+            default_path(),
+            Some(PathBuf::from("/state/qipan/autosave.txt"))
+        );
+        std::env::set_var("XDG_STATE_HOME", "");
+        std::env::set_var("HOME", "/home/someone");
+        assert_eq!(
+            default_path(),
+            Some(PathBuf::from(
+                "/home/someone/.local/state/qipan/autosave.txt"
+            ))
+        );
+        for (name, value) in saved {
+            match value {
+                Some(value) => std::env::set_var(name, value),
+                None => std::env::remove_var(name),
+            }
+        }
+    }
+}
