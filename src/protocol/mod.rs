@@ -232,6 +232,68 @@ pub fn think(
     out.flush()
 }
 
+/// Plays the `moves` of a `position … moves …` command on `game`, reading each with
+/// `parse`; at the first unreadable or illegal move it says why and keeps the game
+/// as it was before that move (unlike Fairy-Stockfish, which stops silently).
+pub fn replay_moves(
+    game: &mut Game,
+    moves: &[&str],
+    parse: impl Fn(&AnyPosition, &str) -> Option<Move>,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    for text in moves {
+        let Some(mv) = parse(game.position(), text) else {
+            return writeln!(
+                out,
+                "info string error: cannot read move '{text}'; position kept before it"
+            );
+        };
+        if let Err(why) = game.play(mv) {
+            return writeln!(
+                out,
+                "info string error: illegal move '{text}': {why}; position kept before it"
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Starts a search for `go`: on a worker thread when the session has a shared output
+/// (the command loop keeps reading `stop` and `isready`), otherwise here, with an
+/// infinite search limited to one second so it returns.
+pub fn start_search(
+    engine: &Arc<Mutex<Engine>>,
+    game: &Game,
+    limits: Limits,
+    dialect: Dialect,
+    output: Option<&SharedOutput>,
+    worker: &mut Option<Worker>,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match output {
+        Some(output) => {
+            *worker = Some(Worker::start(
+                engine.clone(),
+                game.clone(),
+                limits,
+                dialect,
+                output.clone(),
+            ));
+            Ok(())
+        }
+        None => {
+            let mut limits = limits;
+            if limits.infinite {
+                limits.infinite = false;
+                limits.movetime = Some(Duration::from_secs(1));
+            }
+            let stop = AtomicBool::new(false);
+            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+            think(&mut engine, game, limits, &stop, dialect, out)
+        }
+    }
+}
+
 /// A search running on its own thread.
 pub struct Worker {
     stop: Arc<AtomicBool>,

@@ -6,13 +6,12 @@
 //! `go` searches on a worker thread when the session has a shared output
 //! ([`run`] sets one up), so `stop` and `isready` are answered while it thinks.
 
-use super::{parse_go, parse_level, think, Dialect, SharedOutput, Worker};
+use super::{parse_go, parse_level, Dialect, SharedOutput, Worker};
 use crate::engine::{Engine, MAX_LEVEL};
 use crate::rules::any::Variant;
 use crate::rules::game::Game;
 use crate::rules::Position;
 use std::io::{BufRead, Write};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 /// The engine's state between commands.
@@ -231,25 +230,9 @@ impl UciSession {
             }
         };
         let mut game = Game::new(start);
-        for text in moves {
-            let position = game.position();
-            let Some(mv) = position.parse_uci(text) else {
-                writeln!(
-                    out,
-                    "info string error: cannot read move '{text}'; position kept before it"
-                )?;
-                break;
-            };
-            if let Err(why) = game.play(mv) {
-                writeln!(
-                    out,
-                    "info string error: illegal move '{text}': {why}; position kept before it"
-                )?;
-                break;
-            }
-        }
+        let result = super::replay_moves(&mut game, moves, |p, t| p.parse_uci(t), out);
         self.game = game;
-        Ok(())
+        result
     }
 
     fn go(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
@@ -283,28 +266,15 @@ impl UciSession {
                     writeln!(out, "info string error: {problem}")?;
                 }
                 let limits = go.limits_for(self.game.position().side_to_move(), self.level);
-                match &self.output {
-                    Some(output) => {
-                        self.worker = Some(Worker::start(
-                            self.engine.clone(),
-                            self.game.clone(),
-                            limits,
-                            Dialect::Uci,
-                            output.clone(),
-                        ));
-                    }
-                    None => {
-                        // No shared output: search here (an infinite search gets a time limit).
-                        let mut limits = limits;
-                        if limits.infinite {
-                            limits.infinite = false;
-                            limits.movetime = Some(std::time::Duration::from_secs(1));
-                        }
-                        let stop = AtomicBool::new(false);
-                        let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
-                        think(&mut engine, &self.game, limits, &stop, Dialect::Uci, out)?;
-                    }
-                }
+                super::start_search(
+                    &self.engine,
+                    &self.game,
+                    limits,
+                    Dialect::Uci,
+                    self.output.as_ref(),
+                    &mut self.worker,
+                    out,
+                )?;
             }
         }
         Ok(())

@@ -4,14 +4,13 @@
 //! Input and output are plain `BufRead`/`Write`, so tests feed it bytes.
 //! Bad input never stops the engine: it answers `info string error: …`.
 
-use super::{parse_go, parse_level, think, Dialect, LineWriter, SharedOutput, Worker};
+use super::{parse_go, parse_level, Dialect, LineWriter, SharedOutput, Worker};
 use crate::engine::{Engine, MAX_LEVEL};
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
 use crate::rules::shogi::ShogiPosition;
 use crate::rules::Position;
 use std::io::{BufRead, Write};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 pub use super::uci::Flow;
@@ -179,27 +178,13 @@ impl UsiSession {
             }
         };
         let mut game = Game::new(AnyPosition::Shogi(start));
-        for text in moves {
-            let AnyPosition::Shogi(position) = game.position() else {
-                break;
-            };
-            let Some(mv) = position.parse_usi(text) else {
-                writeln!(
-                    out,
-                    "info string error: cannot read move '{text}'; position kept before it"
-                )?;
-                break;
-            };
-            if let Err(why) = game.play(mv) {
-                writeln!(
-                    out,
-                    "info string error: illegal move '{text}': {why}; position kept before it"
-                )?;
-                break;
-            }
-        }
+        let parse = |position: &AnyPosition, text: &str| match position {
+            AnyPosition::Shogi(shogi) => shogi.parse_usi(text),
+            _ => None,
+        };
+        let result = super::replay_moves(&mut game, moves, parse, out);
         self.game = game;
-        Ok(())
+        result
     }
 
     fn go(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
@@ -215,28 +200,15 @@ impl UsiSession {
             }
         }
         let limits = go.limits_for(side, self.level);
-        match &self.output {
-            Some(output) => {
-                self.worker = Some(Worker::start(
-                    self.engine.clone(),
-                    self.game.clone(),
-                    limits,
-                    Dialect::Usi,
-                    output.clone(),
-                ));
-            }
-            None => {
-                let mut limits = limits;
-                if limits.infinite {
-                    limits.infinite = false;
-                    limits.movetime = Some(std::time::Duration::from_secs(1));
-                }
-                let stop = AtomicBool::new(false);
-                let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
-                think(&mut engine, &self.game, limits, &stop, Dialect::Usi, out)?;
-            }
-        }
-        Ok(())
+        super::start_search(
+            &self.engine,
+            &self.game,
+            limits,
+            Dialect::Usi,
+            self.output.as_ref(),
+            &mut self.worker,
+            out,
+        )
     }
 }
 
