@@ -113,6 +113,9 @@ pub enum Overlay {
     },
 }
 
+/// How far the help can be scrolled down (it has fewer rows than this on any screen).
+const HELP_SCROLL_LIMIT: u16 = 120;
+
 /// Everything that can happen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -613,7 +616,8 @@ impl App {
                 }
                 Action::Down => {
                     self.overlay = Some(Overlay::Help {
-                        scroll: scroll.saturating_add(1),
+                        // The renderer stops at the end of the text; this only bounds the count.
+                        scroll: scroll.saturating_add(1).min(HELP_SCROLL_LIMIT),
                     })
                 }
                 Action::Quit => self.quit_asking(),

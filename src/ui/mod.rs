@@ -913,10 +913,18 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                     language.text(Key::RulesGungjanggi)
                 )));
             }
+            // Never scroll past the end: count the wrapped rows the text takes.
+            let inner_width = rect.width.saturating_sub(2).max(1) as usize;
+            let inner_height = rect.height.saturating_sub(2) as usize;
+            let rows: usize = lines
+                .iter()
+                .map(|line| line.width().max(1).div_ceil(inner_width))
+                .sum();
+            let last_start = rows.saturating_sub(inner_height) as u16;
             Paragraph::new(lines)
                 .block(block)
                 .wrap(Wrap { trim: false })
-                .scroll((*scroll, 0))
+                .scroll(((*scroll).min(last_start), 0))
                 .render(rect, buffer);
         }
         Overlay::GameOver { choice } => {
