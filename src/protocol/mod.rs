@@ -11,7 +11,7 @@ use crate::engine::{limits_for_level, Engine, Limits, Score, SearchInfo, MAX_LEV
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
 use crate::rules::{Move, Position, Side};
-use std::io::Write;
+use std::io::{BufRead, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
@@ -292,6 +292,31 @@ pub fn start_search(
             think(&mut engine, game, limits, &stop, dialect, out)
         }
     }
+}
+
+/// Reads command lines until `quit` (when `handle` returns `Quit`) or the end of input,
+/// answering through a shared line writer. Both dialects run on it; invalid UTF-8 is
+/// read lossily, never an error.
+pub fn command_loop(
+    input: &mut dyn BufRead,
+    shared: SharedOutput,
+    mut handle: impl FnMut(&str, &mut dyn Write) -> std::io::Result<uci::Flow>,
+) -> std::io::Result<()> {
+    let mut writer = LineWriter::new(shared);
+    let mut bytes = Vec::new();
+    loop {
+        bytes.clear();
+        if input.read_until(b'\n', &mut bytes)? == 0 {
+            break;
+        }
+        let line = String::from_utf8_lossy(&bytes);
+        let flow = handle(&line, &mut writer)?;
+        writer.flush()?;
+        if flow == uci::Flow::Quit {
+            break;
+        }
+    }
+    writer.flush()
 }
 
 /// A search running on its own thread.

@@ -333,20 +333,8 @@ impl UciSession {
 pub fn run<W: Write + Send + 'static>(input: &mut dyn BufRead, out: W) -> std::io::Result<()> {
     let shared: SharedOutput = Arc::new(Mutex::new(out));
     let mut session = UciSession::with_output(shared.clone());
-    let mut writer = super::LineWriter::new(shared);
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&bytes);
-        let flow = session.handle(&line, &mut writer)?;
-        writer.flush()?;
-        if flow == Flow::Quit {
-            break;
-        }
-    }
+    super::command_loop(input, shared, |line, writer| session.handle(line, writer))?;
+    // At the end of input a running search may finish (an infinite one is stopped).
     session.finish_search();
-    writer.flush()
+    Ok(())
 }

@@ -4,7 +4,7 @@
 //! Input and output are plain `BufRead`/`Write`, so tests feed it bytes.
 //! Bad input never stops the engine: it answers `info string error: …`.
 
-use super::{parse_go, parse_level, Dialect, LineWriter, SharedOutput, Worker};
+use super::{parse_go, parse_level, Dialect, SharedOutput, Worker};
 use crate::engine::{Engine, MAX_LEVEL};
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
@@ -216,20 +216,8 @@ impl UsiSession {
 pub fn run<W: Write + Send + 'static>(input: &mut dyn BufRead, out: W) -> std::io::Result<()> {
     let shared: SharedOutput = Arc::new(Mutex::new(out));
     let mut session = UsiSession::with_output(shared.clone());
-    let mut writer = LineWriter::new(shared);
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            break;
-        }
-        let line = String::from_utf8_lossy(&bytes);
-        let flow = session.handle(&line, &mut writer)?;
-        writer.flush()?;
-        if flow == Flow::Quit {
-            break;
-        }
-    }
+    super::command_loop(input, shared, |line, writer| session.handle(line, writer))?;
+    // At the end of input a running search may finish (an infinite one is stopped).
     session.finish_search();
-    writer.flush()
+    Ok(())
 }

@@ -276,7 +276,8 @@ fn xiangqi_family_kind(code: u8) -> PieceKind {
     }
 }
 
-fn shogi_kind(kind_number: u8) -> PieceKind {
+/// The game-neutral kind of a shogi kind number (hand kinds included).
+pub(crate) fn shogi_kind(kind_number: u8) -> PieceKind {
     use super::shogi::kind;
     match kind_number {
         kind::PAWN => PieceKind::Pawn,

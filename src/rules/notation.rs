@@ -870,24 +870,10 @@ fn hodges_letter(kind: PieceKind) -> &'static str {
     }
 }
 
-/// The piece kind of a shogi hand kind number.
-fn shogi_hand_piece(hand_kind: u8) -> PieceKind {
-    use super::shogi::kind;
-    match hand_kind {
-        kind::LANCE => PieceKind::Lance,
-        kind::KNIGHT => PieceKind::Knight,
-        kind::SILVER => PieceKind::Silver,
-        kind::GOLD => PieceKind::Gold,
-        kind::BISHOP => PieceKind::Bishop,
-        kind::ROOK => PieceKind::Rook,
-        _ => PieceKind::Pawn,
-    }
-}
-
 /// The piece kind a shogi move moves (the hand kind for a drop).
 fn shogi_moving_kind(position: &AnyPosition, mv: Move) -> PieceKind {
     if mv.is_drop() {
-        shogi_hand_piece(mv.from)
+        super::any::shogi_kind(mv.from)
     } else {
         position
             .piece_on(mv.from)
