@@ -991,6 +991,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                     Key::ConfirmResign,
                     &[&side_name(language, glyphs, game, side)],
                 ),
+                Question::Undo => language.text(Key::ConfirmUndo).to_string(),
                 Question::DrawOffer(side) => language.format(
                     Key::DrawOffer,
                     &[
