@@ -273,3 +273,47 @@ fn the_cpu_search_finishes_inside_its_byoyomi_period() {
     assert!(mv.is_some());
     assert!(elapsed < seconds(2), "thought {elapsed:?} of a 2 s period");
 }
+
+#[test]
+fn a_resumed_game_continues_with_its_clocks() {
+    let mut app = timed_game(
+        Variant::Janggi(JanggiRules::GUNGJANGGI),
+        "5m 30x30s",
+        [Player::Human, Player::Human],
+    );
+    wait(&mut app, seconds(310));
+    move_text(&mut app, "a4b4");
+    wait(&mut app, seconds(40));
+    // Quitting saves the time Han has used since Cho's move.
+    app.take_effects();
+    app.update(Action::Quit);
+    app.update(Action::Yes);
+    let text = app
+        .take_effects()
+        .into_iter()
+        .find_map(|effect| match effect {
+            Effect::Autosave(text) => Some(text),
+            _ => None,
+        })
+        .expect("saved on quit");
+    assert!(
+        text.contains("\nclock 5m 30x30s | 0 30 30000 | 260000 30 30000\n"),
+        "{text}"
+    );
+    let saved = autosave::from_text(&text, "autosave.txt").unwrap();
+    let mut resumed = App::new(Settings::default());
+    resumed.time = TimeSource::manual();
+    resumed.offer_saved_game(saved);
+    resumed.update(Action::Select);
+    assert_eq!(play(&resumed).game.moves().len(), 1);
+    assert_eq!(clock(&resumed).running(), Some(Side::Second));
+    assert_eq!(time_of(&resumed, Side::First).periods, 30);
+    assert_eq!(time_of(&resumed, Side::Second).main, seconds(260));
+    wait(&mut resumed, seconds(260 + 30 * 30 - 1));
+    assert!(play(&resumed).in_progress());
+    wait(&mut resumed, seconds(1));
+    assert_eq!(
+        play(&resumed).game.outcome().map(|o| o.reason()),
+        Some(EndReason::Timeout)
+    );
+}

@@ -6,6 +6,7 @@ use super::{App, Overlay, Player, Question};
 use crate::clock::{Clock, SideTime, TimeControl};
 use crate::engine::Limits;
 use crate::i18n::Key;
+use crate::record::autosave::SavedClock;
 use crate::rules::{EndReason, Outcome, Position, Side};
 use std::time::{Duration, Instant};
 
@@ -19,12 +20,21 @@ impl App {
         self.time.now()
     }
 
-    /// A clock for a new game, running for the side to move (`None` when untimed).
-    pub(super) fn new_clock(&self, control: TimeControl, mover: Side) -> Option<Clock> {
-        if !control.is_timed() {
+    /// A clock for a game starting (or resuming with the `saved` times), running for the
+    /// side to move; `None` when untimed.
+    pub(super) fn new_clock(
+        &self,
+        control: TimeControl,
+        mover: Side,
+        saved: Option<SavedClock>,
+    ) -> Option<Clock> {
+        let mut clock = match saved {
+            Some(saved) => Clock::with_times(saved.control, saved.times),
+            None => Clock::new(control),
+        };
+        if !clock.control().is_timed() {
             return None;
         }
-        let mut clock = Clock::new(control);
         clock.start(mover, self.now());
         Some(clock)
     }

@@ -13,7 +13,7 @@ pub mod setup;
 use crate::clock::{Clock, TimeSource};
 use crate::engine::Limits;
 use crate::i18n::{Key, Language};
-use crate::record::autosave::{self, SavedGame};
+use crate::record::autosave::{self, SavedClock, SavedGame};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
 use crate::rules::notation::{default_notation, parse_move_after, Notation, NotationError};
@@ -402,7 +402,7 @@ impl App {
     pub fn from_position(settings: Settings, position: AnyPosition) -> App {
         let mut app = App::new(settings);
         let game = Game::new(position);
-        app.begin(game, [Player::Human, Player::Human]);
+        app.begin(game, [Player::Human, Player::Human], None);
         app
     }
 
@@ -451,6 +451,13 @@ impl App {
             flipped: play.flipped,
             flip_every_turn: play.flip_every_turn,
             notation: play.notation,
+            clock: play.clock.as_ref().map(|clock| SavedClock {
+                control: clock.control(),
+                times: [
+                    clock.time(Side::First, self.now()),
+                    clock.time(Side::Second, self.now()),
+                ],
+            }),
         })
     }
 
@@ -471,9 +478,12 @@ impl App {
         let players = players_of(&saved);
         self.options = StartOptions {
             players,
+            // A file from before clocks, or an untimed game, continues untimed.
+            time: saved.clock.map_or(Default::default(), |c| c.control),
+            time_defaults: self.options.time_defaults,
             ..StartOptions::for_variant(saved.game.variant())
         };
-        self.begin(saved.game, players);
+        self.begin(saved.game, players, saved.clock);
         if let Some(play) = &mut self.play {
             play.flipped = saved.flipped;
             play.flip_every_turn = saved.flip_every_turn;
@@ -513,6 +523,7 @@ impl App {
         match action {
             Action::ForceQuit => {
                 self.stop_search();
+                self.autosave();
                 self.quit = true;
                 return;
             }
@@ -584,10 +595,11 @@ impl App {
     /// Starts a game with the current start options.
     pub fn start_game(&mut self) {
         let game = Game::new(self.options.start_position());
-        self.begin(game, self.options.players);
+        self.begin(game, self.options.players, None);
     }
 
-    fn begin(&mut self, game: Game, players: [Player; 2]) {
+    /// Starts playing `game`; its clocks start from `saved` (a resumed game) or afresh.
+    fn begin(&mut self, game: Game, players: [Player; 2], saved: Option<SavedClock>) {
         self.stop_search();
         // The offer is gone once a game starts: this game's autosave replaces it.
         self.resume = None;
@@ -609,7 +621,7 @@ impl App {
             notation: None,
             clock: None,
         });
-        let clock = self.new_clock(self.options.time, position_mover(&self.play));
+        let clock = self.new_clock(self.options.time, position_mover(&self.play), saved);
         if let Some(play) = &mut self.play {
             play.clock = clock;
         }
@@ -730,6 +742,8 @@ impl App {
         match (question, yes) {
             (Question::Quit, true) => {
                 self.stop_search();
+                // Keep the time used since the last move for the next session.
+                self.autosave();
                 self.quit = true;
             }
             (Question::NewGame, true) => self.open_start_screen(),
