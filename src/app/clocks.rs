@@ -59,10 +59,8 @@ impl App {
             .declare(Outcome::win(side.opponent(), EndReason::Timeout));
         play.selection = None;
         play.targets.clear();
-        // The result replaces any question or half-typed move.
-        if !matches!(self.overlay, Some(Overlay::Help { .. })) {
-            self.overlay = None;
-        }
+        // The result replaces any popup: a question, a promotion choice, a half-typed move.
+        self.overlay = None;
         self.status = None;
         self.after_change();
         true
