@@ -325,3 +325,31 @@ fn a_resumed_game_continues_with_its_clocks() {
         Some(EndReason::Timeout)
     );
 }
+
+#[test]
+fn the_start_screen_time_row_chooses_the_control() {
+    let mut app = App::new(Settings::default());
+    app.time = TimeSource::manual();
+    let row = app
+        .start_fields()
+        .iter()
+        .position(|&f| f == StartField::Time)
+        .expect("a time row");
+    for _ in 0..row {
+        app.update(Action::Down);
+    }
+    app.update(Action::Right);
+    app.update(Action::Right);
+    assert_eq!(app.options.time, crate::clock::PRESETS[2]);
+    app.update(Action::Left);
+    assert_eq!(app.options.time.to_string(), "5m");
+    // Enter on any row starts the game with that clock.
+    app.update(Action::Select);
+    assert_eq!(clock(&app).control().to_string(), "5m");
+    // Changing the game brings that game's default back.
+    let mut app = App::new(Settings::default());
+    app.options.time = "1m".parse().unwrap();
+    app.update(Action::Right);
+    assert_eq!(app.options.game().name, Key::GameShogi);
+    assert_eq!(app.options.time, TimeControl::None);
+}

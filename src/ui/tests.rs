@@ -201,3 +201,29 @@ fn paused_and_time_loss_are_shown_in_both_languages() {
         assert!(screen.contains(&expected), "{expected}\n{screen}");
     }
 }
+
+#[test]
+fn timed_games_render_at_any_size_and_wrap_the_clock_when_narrow() {
+    for game in GAMES {
+        for language in Language::ALL {
+            let settings = Settings {
+                language,
+                glyphs: GlyphSet::CjkWideLines,
+            };
+            let app = timed_midgame(settings, game, true);
+            for (width, height) in [(1, 1), (40, 12), (79, 23), (80, 24), (467, 145)] {
+                let area = Rect::new(0, 0, width, height);
+                let mut buffer = Buffer::empty(area);
+                render_buffer(&app, area, &mut buffer);
+            }
+        }
+    }
+    // At 75 columns the shogi panel is too narrow for name and clock on one line.
+    let app = timed_midgame(settings(GlyphSet::Cjk), GameKind::Shogi, false);
+    let screen = snapshot(&app, 75, 24);
+    let clock_line = screen
+        .lines()
+        .find(|l| l.contains("7s ×29"))
+        .expect(&screen);
+    assert!(!clock_line.contains("Sente"), "{screen}");
+}
