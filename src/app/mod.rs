@@ -605,6 +605,7 @@ impl App {
         self.resume = None;
         let position = game.position();
         let cursor = start_cursor(position);
+        let clock = self.new_clock(self.options.time, position.side_to_move(), saved);
         self.play = Some(Play {
             game,
             redo: Vec::new(),
@@ -619,12 +620,8 @@ impl App {
             search: None,
             options: self.options,
             notation: None,
-            clock: None,
+            clock,
         });
-        let clock = self.new_clock(self.options.time, position_mover(&self.play), saved);
-        if let Some(play) = &mut self.play {
-            play.clock = clock;
-        }
         self.screen = Screen::Game;
         self.overlay = None;
         self.status = None;
@@ -1343,12 +1340,6 @@ fn players_of(saved: &SavedGame) -> [Player; 2] {
         None => Player::Human,
         Some(level) => Player::Computer { level },
     })
-}
-
-/// The side to move in a game in progress (the first side when there is none).
-fn position_mover(play: &Option<Play>) -> Side {
-    play.as_ref()
-        .map_or(Side::First, |p| p.game.position().side_to_move())
 }
 
 /// The square the cursor starts on: the mover's general/king.
