@@ -99,12 +99,14 @@ pub fn run(mut app: App) -> io::Result<()> {
         &receiver,
         &events,
     );
-    stop_all(&mut app);
+    stop_all(&mut app, &sender);
     result
 }
 
-fn stop_all(app: &mut App) {
+/// Stops the CPU and writes the last autosave (with the clocks as they stand now).
+fn stop_all(app: &mut App, sender: &Sender<Action>) {
     app.update(Action::ForceQuit);
+    run_effects(app, sender);
 }
 
 fn event_loop(

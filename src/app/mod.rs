@@ -6,17 +6,20 @@
 //! Nothing here draws: `ui` renders a `&App`. Every rule question goes to the
 //! rules engine (`Game`, `AnyPosition`).
 
+mod clocks;
 pub mod keymap;
 pub mod setup;
 
+use crate::clock::{Clock, TimeSource};
 use crate::engine::Limits;
 use crate::i18n::{Key, Language};
-use crate::record::autosave::{self, SavedGame};
+use crate::record::autosave::{self, SavedClock, SavedGame};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
 use crate::rules::notation::{default_notation, parse_move_after, Notation, NotationError};
 use crate::rules::{EndReason, IllegalMove, Move, Outcome, Position, Side};
-pub use setup::{GameChoice, Player, StartField, StartOptions, GAMES};
+pub use clocks::{clock_limits, CPU_SAFETY_MARGIN};
+pub use setup::{GameChoice, Player, StartField, StartOptions, TimeDefaults, GAMES};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
@@ -80,6 +83,8 @@ pub enum Question {
     Resign(Side),
     /// The given side offers a draw; the other answers.
     DrawOffer(Side),
+    /// Take back a move in a timed hotseat game (both players must agree).
+    Undo,
 }
 
 /// A popup over the screen; it takes the input first.
@@ -181,8 +186,10 @@ pub enum Action {
     ClickHand(Side, usize),
     /// A mouse click on a start-screen row.
     ClickStartRow(usize),
-    /// The clock tick (keeps the screen live; clocks will use it).
+    /// The clock tick: keeps the screen live and checks the game clocks for a flag fall.
     Tick,
+    /// Pause or resume both clocks (hotseat).
+    Pause,
     /// The terminal was resized.
     Resize,
     /// The CPU search with this id finished with this move.
@@ -270,6 +277,8 @@ pub struct Play {
     pub options: StartOptions,
     /// The notation of the move list; `None` for the interface language's default.
     pub notation: Option<Notation>,
+    /// Both sides' clocks; `None` in an untimed game.
+    pub clock: Option<Clock>,
 }
 
 impl Play {
@@ -355,6 +364,8 @@ pub struct App {
     pub ticks: u64,
     /// The saved game the start screen offers to continue.
     pub resume: Option<SavedGame>,
+    /// Where the clocks read the time (the system clock; a manual one in tests).
+    pub time: TimeSource,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -373,6 +384,7 @@ impl App {
             quit: false,
             ticks: 0,
             resume: None,
+            time: TimeSource::System,
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -390,7 +402,7 @@ impl App {
     pub fn from_position(settings: Settings, position: AnyPosition) -> App {
         let mut app = App::new(settings);
         let game = Game::new(position);
-        app.begin(game, [Player::Human, Player::Human]);
+        app.begin(game, [Player::Human, Player::Human], None);
         app
     }
 
@@ -439,6 +451,13 @@ impl App {
             flipped: play.flipped,
             flip_every_turn: play.flip_every_turn,
             notation: play.notation,
+            clock: play.clock.as_ref().map(|clock| SavedClock {
+                control: clock.control(),
+                times: [
+                    clock.time(Side::First, self.now()),
+                    clock.time(Side::Second, self.now()),
+                ],
+            }),
         })
     }
 
@@ -459,9 +478,12 @@ impl App {
         let players = players_of(&saved);
         self.options = StartOptions {
             players,
+            // A file from before clocks, or an untimed game, continues untimed.
+            time: saved.clock.map_or(Default::default(), |c| c.control),
+            time_defaults: self.options.time_defaults,
             ..StartOptions::for_variant(saved.game.variant())
         };
-        self.begin(saved.game, players);
+        self.begin(saved.game, players, saved.clock);
         if let Some(play) = &mut self.play {
             play.flipped = saved.flipped;
             play.flip_every_turn = saved.flip_every_turn;
@@ -501,11 +523,13 @@ impl App {
         match action {
             Action::ForceQuit => {
                 self.stop_search();
+                self.autosave();
                 self.quit = true;
                 return;
             }
             Action::Tick => {
                 self.ticks += 1;
+                self.check_flag();
                 return;
             }
             Action::Resize => return,
@@ -571,15 +595,17 @@ impl App {
     /// Starts a game with the current start options.
     pub fn start_game(&mut self) {
         let game = Game::new(self.options.start_position());
-        self.begin(game, self.options.players);
+        self.begin(game, self.options.players, None);
     }
 
-    fn begin(&mut self, game: Game, players: [Player; 2]) {
+    /// Starts playing `game`; its clocks start from `saved` (a resumed game) or afresh.
+    fn begin(&mut self, game: Game, players: [Player; 2], saved: Option<SavedClock>) {
         self.stop_search();
         // The offer is gone once a game starts: this game's autosave replaces it.
         self.resume = None;
         let position = game.position();
         let cursor = start_cursor(position);
+        let clock = self.new_clock(self.options.time, position.side_to_move(), saved);
         self.play = Some(Play {
             game,
             redo: Vec::new(),
@@ -594,6 +620,7 @@ impl App {
             search: None,
             options: self.options,
             notation: None,
+            clock,
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -712,6 +739,8 @@ impl App {
         match (question, yes) {
             (Question::Quit, true) => {
                 self.stop_search();
+                // Keep the time used since the last move for the next session.
+                self.autosave();
                 self.quit = true;
             }
             (Question::NewGame, true) => self.open_start_screen(),
@@ -729,6 +758,7 @@ impl App {
                 }
                 self.after_change();
             }
+            (Question::Undo, true) => self.undo(),
             (Question::DrawOffer(_), false) => {
                 self.refuse_text(Key::StatusDrawDeclined, &[]);
             }
@@ -781,7 +811,8 @@ impl App {
                 });
             }
             Action::Pass => self.pass(),
-            Action::Undo => self.undo(),
+            Action::Undo => self.undo_asking(),
+            Action::Pause => self.toggle_pause(),
             Action::Redo => self.redo(),
             Action::Flip => {
                 if let Some(play) = &mut self.play {
@@ -895,6 +926,10 @@ impl App {
         }
         if !play.in_progress() {
             self.refuse_text(Key::StatusGameOver, &[]);
+            return false;
+        }
+        if play.clock.as_ref().is_some_and(Clock::is_paused) {
+            self.refuse_text(Key::StatusPausedHint, &[]);
             return false;
         }
         let side = play.game.position().side_to_move();
@@ -1013,9 +1048,15 @@ impl App {
 
     /// Plays a move for the side to move (a human's, a typed one, or the CPU's).
     fn play_move(&mut self, mv: Move) {
+        // A move made after the flag fell does not count.
+        if self.check_flag() {
+            return;
+        }
         let Some(play) = &mut self.play else { return };
         match play.game.play(mv) {
             Ok(()) => {
+                self.clock_after_move();
+                let Some(play) = &mut self.play else { return };
                 if play.redo.last() == Some(&mv) {
                     play.redo.pop();
                 } else {
@@ -1101,6 +1142,7 @@ impl App {
         }
         self.status = None;
         self.overlay = None;
+        self.clock_to_mover();
         self.after_change_without_game_over();
     }
 
@@ -1127,6 +1169,7 @@ impl App {
         play.selection = None;
         play.targets.clear();
         self.status = None;
+        self.clock_to_mover();
         self.after_change();
     }
 
@@ -1199,6 +1242,7 @@ impl App {
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
         if finished {
             self.stop_search();
+            self.stop_clock();
             if self.overlay.is_none() {
                 self.overlay = Some(Overlay::GameOver { choice: 0 });
             }
@@ -1228,6 +1272,8 @@ impl App {
         let Player::Computer { level } = play.player(side) else {
             return;
         };
+        let limits = self.limits_with_clock(limits_for_level(level), side);
+        let Some(play) = &mut self.play else { return };
         self.next_search_id += 1;
         let stop = Arc::new(AtomicBool::new(false));
         play.search = Some(Search {
@@ -1237,7 +1283,7 @@ impl App {
         self.effects.push(Effect::StartSearch {
             id,
             game: Box::new(play.game.clone()),
-            limits: limits_for_level(level),
+            limits,
             stop,
         });
     }
@@ -1373,5 +1419,7 @@ pub fn native_side_name(game: GameKind, side: Side) -> &'static str {
     }
 }
 
+#[cfg(test)]
+mod clock_tests;
 #[cfg(test)]
 mod tests;

@@ -1,6 +1,7 @@
 //! The start screen's choices: game, rule set, janggi setups, shogi handicap,
 //! players. Adding a game or rule set is one line in [`GAMES`].
 
+use crate::clock::{TimeControl, GUNGJANGGI_DEFAULT};
 use crate::i18n::Key;
 use crate::rules::any::{AnyPosition, GameKind, Variant};
 use crate::rules::janggi::{start_fen, JanggiRules, Setup};
@@ -100,7 +101,7 @@ pub enum StartField {
     Handicap,
     /// Who plays a side.
     Player(Side),
-    /// Time control (clocks are a later addition: shown, not yet changeable).
+    /// Time control (see [`TimeControl`]).
     Time,
     /// The start button.
     Start,
@@ -123,6 +124,49 @@ pub struct StartOptions {
     pub handicap: usize,
     /// Who plays each side, first player first.
     pub players: [Player; 2],
+    /// The chosen time control.
+    pub time: TimeControl,
+    /// Each game's default time control (the settings file may change them).
+    pub time_defaults: TimeDefaults,
+}
+
+/// The time control each game starts with on the start screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimeDefaults {
+    /// Xiangqi (none unless configured).
+    pub xiangqi: TimeControl,
+    /// Shogi (none unless configured).
+    pub shogi: TimeControl,
+    /// Janggi's four rule sets (none unless configured).
+    pub janggi: TimeControl,
+    /// Gungjanggi: both manuals prescribe 5 minutes and 30 periods of 30 seconds.
+    pub gungjanggi: TimeControl,
+}
+
+impl Default for TimeDefaults {
+    fn default() -> Self {
+        TimeDefaults {
+            xiangqi: TimeControl::None,
+            shogi: TimeControl::None,
+            janggi: TimeControl::None,
+            gungjanggi: GUNGJANGGI_DEFAULT,
+        }
+    }
+}
+
+impl TimeDefaults {
+    /// The default of a start-screen game.
+    pub fn for_choice(&self, choice: &GameChoice) -> TimeControl {
+        let gungjanggi = choice.rule_sets.iter().any(
+            |(variant, _)| matches!(variant, Variant::Janggi(rules) if rules.gungjanggi.is_some()),
+        );
+        match choice.kind {
+            GameKind::Xiangqi => self.xiangqi,
+            GameKind::Shogi => self.shogi,
+            GameKind::Janggi if gungjanggi => self.gungjanggi,
+            GameKind::Janggi => self.janggi,
+        }
+    }
 }
 
 impl Default for StartOptions {
@@ -134,6 +178,8 @@ impl Default for StartOptions {
             cho_setup: Setup::HorseElephantElephantHorse,
             handicap: 0,
             players: [Player::Human, Player::Human],
+            time: TimeDefaults::default().for_choice(&GAMES[0]),
+            time_defaults: TimeDefaults::default(),
         }
     }
 }
@@ -145,8 +191,10 @@ fn cycle(index: usize, delta: i32, count: usize) -> usize {
 impl StartOptions {
     /// The defaults for a game.
     pub fn for_game(kind: GameKind) -> StartOptions {
+        let game = GAMES.iter().position(|g| g.kind == kind).unwrap_or(0);
         StartOptions {
-            game: GAMES.iter().position(|g| g.kind == kind).unwrap_or(0),
+            game,
+            time: TimeDefaults::default().for_choice(&GAMES[game]),
             ..StartOptions::default()
         }
     }
@@ -158,6 +206,7 @@ impl StartOptions {
                 return StartOptions {
                     game,
                     rules,
+                    time: TimeDefaults::default().for_choice(choice),
                     ..StartOptions::default()
                 };
             }
@@ -208,6 +257,7 @@ impl StartOptions {
             StartField::Game => {
                 self.game = cycle(self.game, delta, GAMES.len());
                 self.rules = 0;
+                self.time = self.time_defaults.for_choice(self.game());
             }
             StartField::Rules => {
                 self.rules = cycle(self.rules, delta, self.game().rule_sets.len());
@@ -233,7 +283,8 @@ impl StartOptions {
                 let player = &mut self.players[side.index()];
                 *player = player.step(delta);
             }
-            StartField::Time | StartField::Start | StartField::Continue => {}
+            StartField::Time => self.time = self.time.step(delta),
+            StartField::Start | StartField::Continue => {}
         }
     }
 
@@ -272,6 +323,31 @@ mod tests {
         assert_eq!(options.handicap(), Handicap::Lance);
         // Gote gives the handicap and moves first.
         assert_eq!(options.start_position().side_to_move(), Side::Second);
+    }
+
+    #[test]
+    fn each_game_starts_with_its_default_time_control() {
+        let mut options = StartOptions::default();
+        assert_eq!(options.time, TimeControl::None);
+        options.change(StartField::Time, 1);
+        assert_eq!(options.time, crate::clock::PRESETS[1]);
+        options.time_defaults.shogi = "10m 3x30s".parse().unwrap();
+        let mut seen = Vec::new();
+        for _ in 0..GAMES.len() {
+            options.change(StartField::Game, 1);
+            seen.push((options.game().name, options.time));
+        }
+        assert!(seen.contains(&(Key::GameGungjanggi, GUNGJANGGI_DEFAULT)));
+        assert!(seen.contains(&(Key::GameJanggi, TimeControl::None)));
+        assert!(seen.contains(&(Key::GameShogi, options.time_defaults.shogi)));
+        assert_eq!(
+            StartOptions::for_variant(Variant::Janggi(JanggiRules::GUNGJANGGI_DAN)).time,
+            GUNGJANGGI_DEFAULT
+        );
+        assert_eq!(
+            StartOptions::for_game(GameKind::Janggi).time,
+            TimeControl::None
+        );
     }
 
     #[test]

@@ -10,13 +10,18 @@
 //! flipped no
 //! flip-every-turn no
 //! notation korean-hangul
+//! clock 5m 30x30s | 0 29 30000 | 187000 30 30000
 //! ```
 //!
 //! `start` is a Fairy-Stockfish FEN (SFEN for shogi). `moves` are in the engine's coordinates ([`Position::move_to_uci`]) and are replayed
 //! through [`Game::play`] on loading, so a hand-edited or damaged file gives an error
 //! naming the file, the line and the field, never a panic. `judging <ply>` (gungjanggi)
 //! records the ply at which an accepted draw offer started the judging phase.
+//! `clock` (timed games only) is the time control, then for each side, first player
+//! first, its main time left, byoyomi periods left and the current period's time left
+//! (times in milliseconds), so a resumed game continues with the clocks as they were.
 
+use crate::clock::{SideTime, TimeControl};
 use crate::rules::any::{AnyPosition, Variant};
 use crate::rules::game::Game;
 use crate::rules::notation::Notation;
@@ -24,6 +29,7 @@ use crate::rules::Position;
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The first line of every autosave.
 pub const HEADER: &str = "qipan-autosave 1";
@@ -44,6 +50,18 @@ pub struct SavedGame {
     pub flip_every_turn: bool,
     /// The move list's notation; `None` for the interface language's default.
     pub notation: Option<Notation>,
+    /// The clocks when the game was saved; `None` in an untimed game (and in files
+    /// written before clocks existed).
+    pub clock: Option<SavedClock>,
+}
+
+/// The clocks of a saved game.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SavedClock {
+    /// The time control.
+    pub control: TimeControl,
+    /// Each side's time left when the game was saved, first player first.
+    pub times: [SideTime; 2],
 }
 
 /// Why an autosave could not be read.
@@ -187,7 +205,59 @@ pub fn to_text(saved: &SavedGame) -> String {
     if let Some(notation) = saved.notation {
         text.push_str(&format!("notation {}\n", notation_id(notation)));
     }
+    if let Some(clock) = saved.clock.filter(|c| c.control.is_timed()) {
+        text.push_str(&format!("clock {}", clock.control));
+        for time in clock.times {
+            text.push_str(&format!(
+                " | {} {} {}",
+                time.main.as_millis(),
+                time.periods,
+                time.period.as_millis()
+            ));
+        }
+        text.push('\n');
+    }
     text
+}
+
+/// Reads the value of a `clock` line: `<control> | <main ms> <periods> <period ms> | …`.
+fn parse_clock(value: &str) -> Result<SavedClock, String> {
+    let parts: Vec<&str> = value.split('|').map(str::trim).collect();
+    let [control, first, second] = parts.as_slice() else {
+        return Err(format!(
+            "bad clock: expected a time control and two sides' times separated by '|', found {} parts",
+            parts.len()
+        ));
+    };
+    let control: TimeControl = control.parse().map_err(|e| format!("bad clock: {e}"))?;
+    let limits = control.initial();
+    // Longer than any control allows: a damaged number, not a clock.
+    let longest = Duration::from_secs(100 * 3600);
+    let side = |text: &str| -> Result<SideTime, String> {
+        let numbers: Vec<&str> = text.split_whitespace().collect();
+        let bad =
+            || format!("bad clock: expected '<main ms> <periods> <period ms>', found '{text}'");
+        let [main, periods, period] = numbers.as_slice() else {
+            return Err(bad());
+        };
+        let main = Duration::from_millis(main.parse().map_err(|_| bad())?);
+        let periods: u32 = periods.parse().map_err(|_| bad())?;
+        let period = Duration::from_millis(period.parse().map_err(|_| bad())?);
+        if main > longest || periods > limits.periods || period > limits.period {
+            return Err(format!(
+                "bad clock: '{text}' is more time than the control '{control}' gives"
+            ));
+        }
+        Ok(SideTime {
+            main,
+            periods,
+            period,
+        })
+    };
+    Ok(SavedClock {
+        control,
+        times: [side(first)?, side(second)?],
+    })
 }
 
 /// The start position as written: FSF FEN, but SFEN for shogi (Fairy-Stockfish's shogi
@@ -344,12 +414,17 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
             Some(notation)
         }
     };
+    let clock = match field("clock") {
+        None => None,
+        Some((line, value)) => Some(parse_clock(value).map_err(|m| invalid(Some(line), m))?),
+    };
     Ok(SavedGame {
         game,
         players,
         flipped,
         flip_every_turn,
         notation,
+        clock,
     })
 }
 
@@ -407,6 +482,7 @@ mod tests {
             flipped: true,
             flip_every_turn: false,
             notation: None,
+            clock: None,
         }
     }
 
@@ -418,6 +494,7 @@ mod tests {
         assert_eq!(loaded.flipped, original.flipped);
         assert_eq!(loaded.flip_every_turn, original.flip_every_turn);
         assert_eq!(loaded.notation, original.notation);
+        assert_eq!(loaded.clock, original.clock);
     }
 
     fn round_trip(original: &SavedGame, folder: &Path) -> SavedGame {
@@ -557,6 +634,75 @@ mod tests {
             damaged.replace_range(index..=index, "#");
             let _ = from_text(&damaged, "autosave.txt");
         }
+    }
+
+    #[test]
+    fn clocks_round_trip_and_old_files_load_untimed() {
+        let folder = temp_folder("clock");
+        let mut game = Game::from_variant(Variant::Janggi(JanggiRules::GUNGJANGGI));
+        play_some(&mut game, 5);
+        let mut original = saved(game);
+        original.clock = Some(SavedClock {
+            control: crate::clock::GUNGJANGGI_DEFAULT,
+            times: [
+                SideTime {
+                    main: Duration::ZERO,
+                    periods: 29,
+                    period: Duration::from_millis(12_345),
+                },
+                SideTime {
+                    main: Duration::from_millis(187_001),
+                    periods: 30,
+                    period: Duration::from_secs(30),
+                },
+            ],
+        });
+        let text = to_text(&original);
+        assert!(
+            text.contains("\nclock 5m 30x30s | 0 29 12345 | 187001 30 30000\n"),
+            "{text}"
+        );
+        round_trip(&original, &folder);
+        // A file from before clocks: no clock line, an untimed game.
+        let old = good_text();
+        assert!(!old.contains("clock"));
+        assert!(from_text(&old, "autosave.txt").unwrap().clock.is_none());
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    #[test]
+    fn a_broken_clock_line_names_the_line_and_what_was_expected() {
+        let good = good_text();
+        let with_clock = |value: &str| format!("{good}clock {value}\n");
+        let line = good.lines().count() + 1;
+        let prefix = format!("autosave.txt line {line}: bad clock: ");
+        for (value, expected) in [
+            (
+                "10m | 1 0 0",
+                "expected a time control and two sides' times",
+            ),
+            ("10q | 1 0 0 | 1 0 0", "bad time '10q'"),
+            (
+                "10m | 1 0 | 1 0 0",
+                "expected '<main ms> <periods> <period ms>', found '1 0'",
+            ),
+            ("10m | 1 0 0 | x 0 0", "found 'x 0 0'"),
+            (
+                "10m 3x30s | 1 4 0 | 1 0 0",
+                "more time than the control '10m 3x30s' gives",
+            ),
+            (
+                "10m 3x30s | 1 3 30001 | 1 0 0",
+                "more time than the control",
+            ),
+        ] {
+            let error = error_of(&with_clock(value));
+            assert!(error.starts_with(&prefix), "{error}");
+            assert!(error.contains(expected), "{value}: {error}");
+        }
+        let ok = from_text(&with_clock("5m+3s | 1000 0 0 | 299999 0 0"), "autosave.txt");
+        let clock = ok.unwrap().clock.unwrap();
+        assert_eq!(clock.times[1].main, Duration::from_millis(299_999));
     }
 
     #[test]

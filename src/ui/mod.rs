@@ -3,6 +3,7 @@
 
 pub mod benchmark;
 pub mod board;
+pub mod clocks;
 pub mod glyphs;
 pub mod theme;
 
@@ -14,7 +15,7 @@ use crate::app::{
 use crate::i18n::{Key, Language};
 use crate::rules::any::{AnyPosition, GameKind, Piece, PieceKind};
 use crate::rules::notation::format_move_after;
-use crate::rules::{Outcome, Position, Side};
+use crate::rules::{EndReason, Outcome, Position, Side};
 use board::{board_dimensions, BoardSize, BoardStyle, HitTarget, Marks};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
@@ -183,6 +184,16 @@ pub fn outcome_text(
     outcome: &Outcome,
 ) -> String {
     let reason = language.text(reason_key(outcome.reason()));
+    if let (Some(winner), EndReason::Timeout) = (outcome.winner(), outcome.reason()) {
+        // Say who ran out of time, then who wins.
+        let loser = side_name(language, glyphs, game, winner.opponent());
+        let name = side_name(language, glyphs, game, winner);
+        return format!(
+            "{} · {}",
+            language.format(Key::RanOutOfTime, &[&loser]),
+            language.format(Key::Wins, &[&name])
+        );
+    }
     match outcome.winner() {
         Some(winner) => {
             let name = side_name(language, glyphs, game, winner);
@@ -380,7 +391,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         } else {
             "  "
         };
-        lines.push(Line::from(vec![
+        let mut spans = vec![
             Span::styled(marker, theme.title),
             Span::styled(
                 side_name(language, glyphs, game, side),
@@ -390,7 +401,26 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 format!("  {}", player_text(language, play.player(side))),
                 theme.dim,
             ),
-        ]));
+        ];
+        // The clock sits at the end of the player's line, or under it when the panel is narrow.
+        if let Some(face) = clocks::clock_face(app, play, side, &theme) {
+            let used: u16 = spans
+                .iter()
+                .map(|s| board::text_width(&s.content, false))
+                .sum();
+            let face_width = board::text_width(&face.content, false);
+            if used + 1 + face_width <= area.width {
+                let gap = area.width - used - face_width;
+                spans.push(Span::raw(" ".repeat(gap as usize)));
+                spans.push(face);
+                lines.push(Line::from(spans));
+            } else {
+                lines.push(Line::from(spans));
+                lines.push(Line::from(vec![Span::raw("    "), face]));
+            }
+        } else {
+            lines.push(Line::from(spans));
+        }
     }
     // The state of play.
     if let Some(outcome) = outcome.filter(|_| play.review.is_none()) {
@@ -400,6 +430,11 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 &[&outcome_text(language, glyphs, game, &outcome)],
             ),
             theme.error,
+        ));
+    } else if app.paused() {
+        lines.push(Line::styled(
+            format!(" {} ", language.text(Key::Paused)),
+            theme.warning,
         ));
     } else if play.review.is_some() {
         let total = play.game.moves().len().to_string();
@@ -636,7 +671,7 @@ fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
             }
         }
         StartField::Player(side) => player_text(language, options.players[side.index()]),
-        StartField::Time => language.text(Key::TimeUnlimited).to_string(),
+        StartField::Time => clocks::time_control_text(language, options.time),
         StartField::Start => language.text(Key::StartButton).to_string(),
         StartField::Continue => match &app.resume {
             Some(saved) => {
@@ -711,14 +746,12 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
                 StartField::Player(side) => side_label_style(game, side),
                 _ => theme.dim,
             };
-            let value_style = if field == StartField::Time {
-                theme.dim
-            } else if focused {
+            let value_style = if focused {
                 theme.highlight
             } else {
                 Style::new()
             };
-            let arrows = if focused && field != StartField::Time {
+            let arrows = if focused {
                 ("◀ ", " ▶")
             } else {
                 ("  ", "  ")
@@ -991,6 +1024,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                     Key::ConfirmResign,
                     &[&side_name(language, glyphs, game, side)],
                 ),
+                Question::Undo => language.text(Key::ConfirmUndo).to_string(),
                 Question::DrawOffer(side) => language.format(
                     Key::DrawOffer,
                     &[

@@ -119,3 +119,111 @@ fn a_frame_at_120_by_40_is_fast() {
         assert!(micros < 20_000.0, "{name}: {micros} µs");
     }
 }
+
+/// A midgame with clocks: the side to move in byoyomi (its last period when `last`),
+/// the other with main time left.
+fn timed_midgame(settings: Settings, game: GameKind, last: bool) -> App {
+    use crate::clock::{Clock, SideTime, TimeSource};
+    use std::time::Duration;
+    let mut app = midgame(settings, game);
+    app.time = TimeSource::manual();
+    let now = app.now();
+    let play = app.play.as_mut().unwrap();
+    let mover = play.game.position().side_to_move();
+    let mut times = [SideTime {
+        main: Duration::from_secs(187),
+        periods: 30,
+        period: Duration::from_secs(30),
+    }; 2];
+    times[mover.index()] = SideTime {
+        main: Duration::ZERO,
+        periods: if last { 1 } else { 29 },
+        period: Duration::from_secs(30),
+    };
+    let mut clock = Clock::with_times(crate::clock::GUNGJANGGI_DEFAULT, times);
+    clock.start(mover, now);
+    play.clock = Some(clock);
+    // 23 s into the period: 7 s left, the warning style.
+    app.time.advance(Duration::from_secs(23));
+    app
+}
+
+#[test]
+fn timed_games_show_both_clocks_at_80x24() {
+    for game in GAMES {
+        for glyphs in [GlyphSet::Cjk, GlyphSet::Latin] {
+            let app = timed_midgame(settings(glyphs), game, false);
+            let screen = snapshot(&app, 80, 24);
+            assert!(screen.contains("3:07"), "{screen}");
+            assert!(screen.contains("7s ×29"), "{screen}");
+            let name = format!("timed_{game:?}_{glyphs:?}_80x24").to_lowercase();
+            insta::assert_snapshot!(name, screen);
+        }
+    }
+}
+
+#[test]
+fn the_last_period_and_seconds_use_the_warning_style() {
+    let app = timed_midgame(settings(GlyphSet::Cjk), GameKind::Janggi, true);
+    let area = Rect::new(0, 0, 80, 24);
+    let mut buffer = Buffer::empty(area);
+    render_buffer(&app, area, &mut buffer);
+    let warning = Theme::for_game(GameKind::Janggi).warning;
+    let text: String = (0..80)
+        .flat_map(|x| (0..24).map(move |y| (x, y)))
+        .filter(|&(x, y)| Some(buffer[(x, y)].bg) == warning.bg)
+        .map(|(x, y)| buffer[(x, y)].symbol().to_string())
+        .collect::<Vec<_>>()
+        .join("");
+    assert!(text.contains("7s"), "warning cells: {text:?}");
+    // The other side's clock, with main time left, is not in the warning style.
+    assert!(!text.contains("3:07"), "{text:?}");
+}
+
+#[test]
+fn paused_and_time_loss_are_shown_in_both_languages() {
+    for language in Language::ALL {
+        let settings = Settings {
+            language,
+            glyphs: GlyphSet::Cjk,
+        };
+        let mut app = timed_midgame(settings, GameKind::Janggi, true);
+        app.update(crate::app::Action::Pause);
+        let screen = snapshot(&app, 80, 24);
+        assert!(screen.contains(language.text(Key::Paused)), "{screen}");
+        app.update(crate::app::Action::Pause);
+        app.time.advance(std::time::Duration::from_secs(60));
+        app.update(crate::app::Action::Tick);
+        let mover = app.play.as_ref().unwrap().game.position().side_to_move();
+        let loser = side_name(language, GlyphSet::Cjk, GameKind::Janggi, mover);
+        let expected = language.format(Key::RanOutOfTime, &[&loser]);
+        let screen = snapshot(&app, 100, 30);
+        assert!(screen.contains(&expected), "{expected}\n{screen}");
+    }
+}
+
+#[test]
+fn timed_games_render_at_any_size_and_wrap_the_clock_when_narrow() {
+    for game in GAMES {
+        for language in Language::ALL {
+            let settings = Settings {
+                language,
+                glyphs: GlyphSet::CjkWideLines,
+            };
+            let app = timed_midgame(settings, game, true);
+            for (width, height) in [(1, 1), (40, 12), (79, 23), (80, 24), (467, 145)] {
+                let area = Rect::new(0, 0, width, height);
+                let mut buffer = Buffer::empty(area);
+                render_buffer(&app, area, &mut buffer);
+            }
+        }
+    }
+    // At 75 columns the shogi panel is too narrow for name and clock on one line.
+    let app = timed_midgame(settings(GlyphSet::Cjk), GameKind::Shogi, false);
+    let screen = snapshot(&app, 75, 24);
+    let clock_line = screen
+        .lines()
+        .find(|l| l.contains("7s ×29"))
+        .expect(&screen);
+    assert!(!clock_line.contains("Sente"), "{screen}");
+}

@@ -49,6 +49,8 @@ pub struct Theme {
     pub highlight: Style,
     /// Popups.
     pub popup: Style,
+    /// Something that needs attention now: a clock in its last seconds or last period, PAUSED.
+    pub warning: Style,
 }
 
 const WOOD: Color = Color::Rgb(222, 184, 135);
@@ -90,6 +92,10 @@ impl Theme {
             dim: Style::new().fg(Color::DarkGray),
             highlight: Style::new().fg(Color::Black).bg(Color::Rgb(250, 215, 60)),
             popup: Style::new().fg(Color::White).bg(Color::Rgb(30, 40, 60)),
+            warning: Style::new()
+                .fg(Color::Black)
+                .bg(Color::Rgb(250, 120, 60))
+                .add_modifier(Modifier::BOLD),
         }
     }
 }
