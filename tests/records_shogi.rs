@@ -225,6 +225,70 @@ fn hand_written_shift_jis_ki2() {
     assert_eq!(record.comments, vec![(4, "同銀で取り返す".to_string())]);
 }
 
+/// The encodings are found from a byte-order mark, an `encoding=` line, or the bytes.
+#[test]
+fn encodings_are_detected() {
+    let body = "先手：羽生\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\n";
+    let (shift_jis, _, _) = encoding_rs::SHIFT_JIS.encode(body);
+    let declared_sjis = [
+        b"#KIF version=2.0 encoding=Shift_JIS\n".as_slice(),
+        &shift_jis,
+    ]
+    .concat();
+    let declared_utf8 = format!("#KIF version=2.0 encoding=UTF-8\n{body}");
+    let bom = [b"\xEF\xBB\xBF".as_slice(), body.as_bytes()].concat();
+    for (label, bytes) in [
+        ("plain Shift_JIS", shift_jis.to_vec()),
+        ("declared Shift_JIS", declared_sjis),
+        ("declared UTF-8", declared_utf8.into_bytes()),
+        ("UTF-8 with BOM", bom),
+        ("plain UTF-8", body.as_bytes().to_vec()),
+    ] {
+        let record = kif::read(&bytes, label).unwrap_or_else(|e| panic!("{label}: {e}"));
+        assert_eq!(record.header("先手"), Some("羽生"), "{label}");
+        assert_eq!(usi_moves(&record.game), ["7g7f"], "{label}");
+    }
+    let csa_text = "V2.2\nN+羽生\nN-谷川\nPI\n+\n+7776FU\n%TORYO\n";
+    let (csa_sjis, _, _) = encoding_rs::SHIFT_JIS.encode(csa_text);
+    let record = csa::read(&csa_sjis, "sjis.csa").unwrap();
+    assert_eq!(record.header("N-"), Some("谷川"));
+    assert_eq!(
+        record.result,
+        Some(Outcome::win(Side::First, EndReason::Resignation))
+    );
+}
+
+/// KIF as other programs spell it: 王 for 玉, 竜 for 龍, 全/圭/杏 for 成銀/成桂/成香, an
+/// ASCII space after 同, a trailing `+` (the move has variations), no time stamps, and
+/// fields after the moves. qipan's own KIF respelled this way reads back the same.
+#[test]
+fn kif_spelling_variants() {
+    let mut seen = std::collections::HashSet::new();
+    for seed in 0..40u64 {
+        let record = sample_record(random_game(ShogiPosition::start(), seed, 200), seed);
+        let text = kif::write(&record);
+        for spelling in ["玉", "龍", "成銀", "成桂", "成香", "同\u{3000}"] {
+            if text.contains(spelling) {
+                seen.insert(spelling);
+            }
+        }
+        let respelled = text
+            .replace("玉", "王")
+            .replace("龍", "竜")
+            .replace("成銀", "全")
+            .replace("成桂", "圭")
+            .replace("成香", "杏")
+            .replace("同\u{3000}", "同 ")
+            .replace(")\n", ")+\n")
+            + "終了日時：2024/01/02 12:00\n";
+        let read = kif::read(respelled.as_bytes(), "variants.kif")
+            .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+        assert_same_game(&format!("seed {seed}"), &record, &read);
+        assert_eq!(read.header("終了日時"), Some("2024/01/02 12:00"));
+    }
+    assert_eq!(seen.len(), 6, "the games use every spelling: {seen:?}");
+}
+
 // ---------------------------------------------------------------------------
 // Round trips
 // ---------------------------------------------------------------------------
