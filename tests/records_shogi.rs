@@ -587,6 +587,32 @@ fn csa_errors_name_line_move_and_reason() {
     assert_eq!(error.line, Some(2));
 }
 
+/// A game of another kind given to a shogi writer writes something and never panics.
+#[test]
+fn writers_do_not_panic_on_other_games() {
+    for variant in [Variant::Xiangqi, Variant::from_name("janggi").unwrap()] {
+        let mut game = Game::from_variant(variant);
+        for _ in 0..10 {
+            let mv = game.legal_moves().as_slice()[0];
+            game.play(mv).unwrap();
+        }
+        let record = GameRecord::new(game);
+        assert!(!kif::write(&record).is_empty());
+        assert!(!ki2::write(&record).is_empty());
+        assert!(!csa::write(&record).is_empty());
+    }
+}
+
+/// A KIF with no moves but a trailer, and a KIF with only headers, read as empty games.
+#[test]
+fn kif_without_moves() {
+    let record = kif::read("先手：A\nまで0手で中断\n".as_bytes(), "empty.kif").unwrap();
+    assert_eq!(record.game.moves().len(), 0);
+    assert_eq!(record.header("先手"), Some("A"));
+    let record = kif::read("手合割：角落ち\n".as_bytes(), "empty.kif").unwrap();
+    assert_eq!(record.game.start().side_to_move(), Side::Second);
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 

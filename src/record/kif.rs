@@ -162,7 +162,7 @@ pub(crate) fn square_of(file: u8, rank: u8) -> u8 {
 
 /// The KIF/CSA file and rank (both 1–9) of a square.
 pub(crate) fn file_rank_of(square: u8) -> (u8, u8) {
-    (9 - square % 9, 9 - square / 9)
+    (9 - square % 9, 9u8.saturating_sub(square / 9))
 }
 
 /// Builds an import error.
@@ -781,9 +781,10 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             // Variations follow the main line to the end of the file.
             break;
         }
-        let Some(current) = record.as_mut() else {
-            let moves_begin =
-                trimmed.starts_with("手数") || trimmed.starts_with(|c: char| c.is_ascii_digit());
+        if record.is_none() {
+            let moves_begin = trimmed.starts_with("手数")
+                || trimmed.starts_with("まで")
+                || trimmed.starts_with(|c: char| c.is_ascii_digit());
             if !moves_begin {
                 if !preamble.read_line(line_number, line) {
                     return Err(import_error(
@@ -805,12 +806,8 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             if trimmed.starts_with("手数") {
                 continue;
             }
-            read_move_line(
-                record.as_mut().expect("just set"),
-                file,
-                line_number,
-                trimmed,
-            )?;
+        }
+        let Some(current) = record.as_mut() else {
             continue;
         };
         if let Some(comment) = trimmed.strip_prefix('*') {
@@ -924,7 +921,7 @@ fn read_move_line(
 
 /// Writes a record as UTF-8 KIF: the encoding line, headers, 手合割 or a board diagram, the
 /// numbered moves with origins (同 for a recapture), comments, the end word and the
-/// `まで…` trailer.
+/// `まで…` trailer. The record must be a shogi game (the dispatcher checks the game kind).
 pub fn write(record: &GameRecord) -> String {
     let mut out = String::from("#KIF version=2.0 encoding=UTF-8\n");
     write_headers(&mut out, &record.headers);
@@ -966,8 +963,9 @@ fn kif_move_text(position: &AnyPosition, mv: Move, previous: Option<Move>) -> St
         text.push_str("同\u{3000}");
     } else {
         let (file, rank) = file_rank_of(mv.to);
-        text.push(WIDE_DIGITS[file as usize - 1]);
-        text.push(KANJI_DIGITS[rank as usize - 1]);
+        let digit = |digits: &[char; 9], n: u8| digits.get(usize::from(n).wrapping_sub(1)).copied();
+        text.push(digit(&WIDE_DIGITS, file).unwrap_or('？'));
+        text.push(digit(&KANJI_DIGITS, rank).unwrap_or('？'));
     }
     if mv.is_drop() {
         text.push_str(MOVE_NAMES.get(mv.from as usize).copied().unwrap_or("歩"));
