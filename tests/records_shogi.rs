@@ -258,7 +258,7 @@ fn encodings_are_detected() {
     );
 }
 
-/// KIF as other programs spell it: 王 for 玉, 竜 for 龍, 全/圭/杏 for 成銀/成桂/成香, an
+/// KIF as other programs spell it: 王 for 玉, 竜 for 龍, 成銀/成桂/成香 for 全/圭/杏, an
 /// ASCII space after 同, a trailing `+` (the move has variations), no time stamps, and
 /// fields after the moves. qipan's own KIF respelled this way reads back the same.
 #[test]
@@ -267,7 +267,7 @@ fn kif_spelling_variants() {
     for seed in 0..40u64 {
         let record = sample_record(random_game(ShogiPosition::start(), seed, 200), seed);
         let text = kif::write(&record);
-        for spelling in ["玉", "龍", "成銀", "成桂", "成香", "同\u{3000}"] {
+        for spelling in ["玉", "龍", "全", "圭", "杏", "同\u{3000}"] {
             if text.contains(spelling) {
                 seen.insert(spelling);
             }
@@ -275,9 +275,9 @@ fn kif_spelling_variants() {
         let respelled = text
             .replace("玉", "王")
             .replace("龍", "竜")
-            .replace("成銀", "全")
-            .replace("成桂", "圭")
-            .replace("成香", "杏")
+            .replace("全", "成銀")
+            .replace("圭", "成桂")
+            .replace("杏", "成香")
             .replace("同\u{3000}", "同 ")
             .replace(")\n", ")+\n")
             + "終了日時：2024/01/02 12:00\n";
@@ -501,6 +501,67 @@ fn kif_to_csa_to_kif_keeps_the_game() {
     let back = kif::read(kif::write(&via_csa).as_bytes(), "x.kifu").unwrap();
     assert_same_game("back", &record, &back);
     assert_eq!(back.header("先手"), Some("先手さん"));
+}
+
+/// The games of the golden files: an even game, a two-piece handicap game and a board
+/// diagram start, each with comments and a resignation.
+fn golden_records() -> Vec<(&'static str, GameRecord)> {
+    let starts = [
+        ("qipan_even", ShogiPosition::start()),
+        ("qipan_two_piece", Handicap::TwoPiece.position()),
+        (
+            "qipan_bod",
+            ShogiPosition::from_sfen(
+                "l+n1gk2+l1/1r1+s2sb1/p1pppp1+pp/1p4p2/9/2P4P1/PP1PPPP1P/1BG4R1/LNS1KGSN1 b GLN 1",
+            )
+            .unwrap(),
+        ),
+    ];
+    starts
+        .into_iter()
+        .enumerate()
+        .map(|(index, (name, start))| {
+            let seed = 90 + index as u64;
+            (name, sample_record(random_game(start, seed, 160), seed))
+        })
+        .collect()
+}
+
+/// qipan's KIF, KI2 and CSA output is pinned by golden files, which cshogi has read back
+/// (check_qipan_files.py; README.md). `QIPAN_UPDATE_GOLDEN=1` rewrites them.
+#[test]
+fn written_files_match_the_golden_files_cshogi_reads() {
+    let update = std::env::var_os("QIPAN_UPDATE_GOLDEN").is_some();
+    let mut expected = String::from("# file;start sfen;usi moves (written by records_shogi.rs)\n");
+    for (name, record) in golden_records() {
+        let start = match record.game.start() {
+            AnyPosition::Shogi(p) => p.sfen(),
+            _ => unreachable!(),
+        };
+        let moves = usi_moves(&record.game).join(" ");
+        for (extension, text) in [
+            ("kifu", kif::write(&record)),
+            ("ki2", ki2::write(&record)),
+            ("csa", csa::write(&record)),
+        ] {
+            let file = format!("{name}.{extension}");
+            expected.push_str(&format!("{file};{start};{moves}\n"));
+            let path = format!("{DATA}/{file}");
+            if update {
+                std::fs::write(&path, &text).unwrap();
+            }
+            let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{file}: {e}"));
+            assert_eq!(
+                text, golden,
+                "{file} changed; QIPAN_UPDATE_GOLDEN=1 rewrites it"
+            );
+        }
+    }
+    let path = format!("{DATA}/qipan_expected.txt");
+    if update {
+        std::fs::write(&path, &expected).unwrap();
+    }
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
 }
 
 // ---------------------------------------------------------------------------

@@ -518,7 +518,16 @@ pub fn write_v3(record: &GameRecord) -> String {
 fn write_version(record: &GameRecord, version: &str) -> String {
     let mut out = format!("{version}\n");
     let mut written: Vec<String> = Vec::new();
-    for (key, value) in &record.headers {
+    // Names first, then the `$` fields, as the CSA standard orders them.
+    let mut headers: Vec<&(String, String)> = record.headers.iter().collect();
+    headers.sort_by_key(|(key, _)| {
+        let csa_key = CSA_NAMES
+            .iter()
+            .find(|(kif, _)| kif == key)
+            .map_or(key.as_str(), |(_, csa)| csa);
+        !csa_key.starts_with('N')
+    });
+    for (key, value) in headers {
         let key = CSA_NAMES
             .iter()
             .find(|(kif, _)| kif == key)

@@ -81,9 +81,11 @@ const MOVE_PIECE_NAMES: [(&str, u8); 19] = [
     ("と", kind::PROMOTED_PAWN),
 ];
 
-/// The name a KIF move gives a piece kind (index = kind number).
+/// The name a KIF move gives a piece kind (index = kind number). Moving promoted minor
+/// pieces get the one-glyph names 杏 圭 全, which every reader accepts (cshogi's KIF
+/// reader knows no two-character 成銀).
 const MOVE_NAMES: [&str; 15] = [
-    "", "歩", "香", "桂", "銀", "金", "角", "飛", "玉", "と", "成香", "成桂", "成銀", "馬", "龍",
+    "", "歩", "香", "桂", "銀", "金", "角", "飛", "玉", "と", "杏", "圭", "全", "馬", "龍",
 ];
 
 /// The one-character glyph of a piece kind on a BOD board (index = kind number).
@@ -531,7 +533,7 @@ pub(crate) fn trailer_line(outcome: Outcome, plies: usize, handicap: bool) -> Op
         Outcome::Win { winner, reason, .. } => match reason {
             EndReason::Timeout => format!("時間切れにより{}の勝ち", name(winner)),
             EndReason::Repetition | EndReason::PerpetualCheck => "千日手".to_string(),
-            EndReason::Impasse => format!("入玉で{}の勝ち", name(winner)),
+            EndReason::Impasse => format!("{}の入玉勝ち", name(winner)),
             _ => format!("{}の勝ち", name(winner)),
         },
         Outcome::Draw { reason, .. } => match reason {
