@@ -616,6 +616,11 @@ fn ki2_errors_name_the_move() {
     let text = "▲７六歩\n▲２六歩\n";
     let error = ki2::read(text.as_bytes(), "turn.ki2").unwrap_err();
     assert_eq!(error.reason, "a ▲ move, but Gote (△) is to move");
+    let error = ki2::read("▲５八金\n".as_bytes(), "which.ki2").unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "which.ki2: line 1, move 1: ▲５八金: ambiguous: ▲５八金左 or ▲５八金右"
+    );
 }
 
 #[test]
@@ -702,5 +707,28 @@ proptest! {
         let _ = kif::read(text.as_bytes(), "fuzz.kif");
         let _ = ki2::read(text.as_bytes(), "fuzz.ki2");
         let _ = csa::read(text.as_bytes(), "fuzz.csa");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    /// Random games from random standard starts round-trip through all three formats.
+    #[test]
+    fn random_games_round_trip_through_every_format(
+        seed in 0u64..1_000_000,
+        plies in 0usize..120,
+        handicap in proptest::sample::select(Handicap::ALL.to_vec()),
+    ) {
+        let record = sample_record(random_game(handicap.position(), seed, plies), seed);
+        let kif_read = kif::read(kif::write(&record).as_bytes(), "p.kifu").unwrap();
+        let ki2_read = ki2::read(ki2::write(&record).as_bytes(), "p.ki2").unwrap();
+        let csa_read = csa::read(csa::write(&record).as_bytes(), "p.csa").unwrap();
+        for read in [&kif_read, &ki2_read, &csa_read] {
+            prop_assert_eq!(usi_moves(&read.game), usi_moves(&record.game));
+            prop_assert_eq!(start_key(&read.game), start_key(&record.game));
+            prop_assert_eq!(result_of(read), result_of(&record));
+            prop_assert_eq!(&read.comments, &record.comments);
+        }
     }
 }
