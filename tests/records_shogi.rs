@@ -679,6 +679,36 @@ fn kif_without_moves() {
     assert_eq!(record.game.start().side_to_move(), Side::Second);
 }
 
+/// 手合割 spellings other programs use, and an unknown name (even start unless a board
+/// diagram follows).
+#[test]
+fn handicap_name_spellings() {
+    for (name, sfen) in [
+        ("香落", Handicap::Lance.sfen()),
+        ("飛落ち", Handicap::Rook.sfen()),
+        ("二枚落", Handicap::TwoPiece.sfen()),
+        (
+            "両香落ち",
+            "1nsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        ),
+        ("詰将棋", Handicap::Even.sfen()),
+    ] {
+        let text = format!("手合割：{name}\n手数----指手---------消費時間--\n");
+        let record = kif::read(text.as_bytes(), "names.kif").unwrap();
+        assert_eq!(start_key(&record.game), sfen_key(sfen), "{name}");
+    }
+    let text = "手数＝31  △２四同歩  まで\n後手の持駒：なし\n  ９ ８ ７ ６ ５ ４ ３ ２ １\n\
++---------------------------+\n| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n\
+| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n+---------------------------+\n先手の持駒：飛二\n手合割：詰将棋\n";
+    let record = kif::read(text.as_bytes(), "tsume.kif").unwrap();
+    assert_eq!(
+        start_key(&record.game),
+        sfen_key("4k4/9/9/9/9/9/9/9/4K4 b 2R 1")
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 

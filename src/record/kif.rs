@@ -215,7 +215,13 @@ impl Preamble {
             self.board_rows.push((line_number, trimmed.to_string()));
             return true;
         }
-        if trimmed.starts_with("+--") || trimmed.starts_with('９') || trimmed.starts_with('9') {
+        // The frame and file numbers of a board diagram, and the `手数＝31  △２四同歩  まで`
+        // line some programs put above one.
+        if trimmed.starts_with("+--")
+            || trimmed.starts_with('９')
+            || trimmed.starts_with('9')
+            || trimmed.starts_with("手数＝")
+        {
             return true;
         }
         match trimmed {
@@ -250,10 +256,10 @@ impl Preamble {
     pub fn start(&self, file: &str) -> Result<ShogiPosition, ImportError> {
         if self.board_rows.is_empty() {
             let name = self.handicap.as_ref().map(|(_, name)| name.as_str());
-            let handicap = name
-                .and_then(|name| Handicap::ALL.into_iter().find(|h| h.japanese() == name))
-                .unwrap_or(Handicap::Even);
-            return Ok(handicap.position());
+            return Ok(match name.map(handicap_start) {
+                Some(Some(position)) => position,
+                _ => Handicap::Even.position(),
+            });
         }
         let first_line = self.board_rows[0].0;
         if self.board_rows.len() != 9 {
@@ -328,6 +334,36 @@ impl Preamble {
             )
         })
     }
+}
+
+/// The start of a `手合割` name: every handicap of FORMATS.md §3.10, also written without
+/// the final ち (`香落`) or with 飛 for 飛車 (`飛落ち`), and 両香落ち (both lances, shogiops).
+/// `None` for names such as その他 or 詰将棋, which need a board diagram.
+fn handicap_start(name: &str) -> Option<ShogiPosition> {
+    let name = name.trim();
+    let full = |text: &str| {
+        let text = if text.ends_with('落') {
+            format!("{text}ち")
+        } else {
+            text.to_string()
+        };
+        if text == "飛落ち" {
+            "飛車落ち".to_string()
+        } else {
+            text
+        }
+    };
+    let name = full(name);
+    if name == "両香落ち" {
+        return ShogiPosition::from_sfen(
+            "1nsgkgsn1/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1",
+        )
+        .ok();
+    }
+    Handicap::ALL
+        .into_iter()
+        .find(|h| h.japanese() == name)
+        .map(Handicap::position)
 }
 
 /// Splits `key：value` (full-width colon, or ASCII colon) into trimmed parts.
@@ -784,7 +820,8 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             break;
         }
         if record.is_none() {
-            let moves_begin = trimmed.starts_with("手数")
+            let move_header = trimmed.starts_with("手数") && !trimmed.starts_with("手数＝");
+            let moves_begin = move_header
                 || trimmed.starts_with("まで")
                 || trimmed.starts_with(|c: char| c.is_ascii_digit());
             if !moves_begin {
@@ -805,7 +842,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             fresh.headers = std::mem::take(&mut preamble.headers);
             fresh.comments = preamble.comments.drain(..).map(|c| (0, c)).collect();
             record = Some(fresh);
-            if trimmed.starts_with("手数") {
+            if move_header {
                 continue;
             }
         }
