@@ -11,8 +11,8 @@ use super::{GameRecord, ImportError};
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
 use crate::rules::notation::{format_move_after, parse_move_after, Notation, NotationError};
-use crate::rules::shogi::ShogiPosition;
-use crate::rules::{Position, Side};
+use crate::rules::shogi::{self, ShogiPosition};
+use crate::rules::{Move, Position, Side};
 use unicode_width::UnicodeWidthStr;
 
 /// The side marks that start a KI2 move.
@@ -150,6 +150,12 @@ fn read_move_line(
         }
         let position = record.game.position().clone();
         let previous = record.game.moves().last().copied();
+        if let Some(mv) = only_candidate(&record.game, token, previous) {
+            if let Err(why) = record.game.play(mv) {
+                return Err(fail(record, why.describe().to_string()));
+            }
+            continue;
+        }
         let mut attempt = parse_move_after(&position, token, previous);
         if attempt.is_err() {
             // Some writers add 打 to every drop, also where no board piece could move there.
@@ -176,6 +182,35 @@ fn read_move_line(
         }
     }
     Ok(())
+}
+
+/// The fast path for the common move: without relative words, the destination, the piece
+/// and 成/打 leave one legal move. `None` sends the move to the full Japanese reader, which
+/// checks relative words and explains errors (it writes every legal move in every notation,
+/// about a hundred times slower).
+fn only_candidate(game: &Game, token: &str, previous: Option<Move>) -> Option<Move> {
+    let text = token.trim_start_matches(MARKS);
+    let parsed = kif::parse_kif_move(text)?;
+    if parsed.qualified || parsed.from.is_some() {
+        return None;
+    }
+    let to = parsed.to.or(previous.map(|p| p.to))?;
+    let AnyPosition::Shogi(position) = game.position() else {
+        return None;
+    };
+    let legal = game.legal_moves();
+    let mut found = legal.iter().filter(|m| {
+        m.to == to
+            && if m.is_drop() {
+                m.from == parsed.kind && !parsed.promote
+            } else {
+                !parsed.drop
+                    && shogi::kind_of(position.piece_at(m.from)) == parsed.kind
+                    && m.is_promotion() == parsed.promote
+            }
+    });
+    let first = *found.next()?;
+    found.next().is_none().then_some(first)
 }
 
 /// Writes a record as UTF-8 KI2: headers, 手合割 or a board diagram, six moves a line in

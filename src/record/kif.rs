@@ -683,20 +683,24 @@ pub(crate) fn write_comments(out: &mut String, comments: &[(usize, String)], ply
 
 /// A KIF move: destination (or 同), the piece before moving, 成/不成, and the origin in
 /// brackets or 打.
-struct KifMove {
+pub(crate) struct KifMove {
     /// The destination square; `None` for 同 (the previous move's destination).
-    to: Option<u8>,
+    pub to: Option<u8>,
     /// The kind named (before moving).
-    kind: u8,
-    promote: bool,
-    drop: bool,
+    pub kind: u8,
+    /// 成 was written.
+    pub promote: bool,
+    /// 打 was written.
+    pub drop: bool,
     /// The origin square from `(77)`.
-    from: Option<u8>,
+    pub from: Option<u8>,
+    /// A relative word (右 左 直 上 寄 引) was written.
+    pub qualified: bool,
 }
 
 /// Reads the move text of a KIF move line (after the number); `None` when it is not
 /// shaped like a move.
-fn parse_kif_move(text: &str) -> Option<KifMove> {
+pub(crate) fn parse_kif_move(text: &str) -> Option<KifMove> {
     let mut rest = text.trim_start();
     let to = if let Some(after) = rest.strip_prefix('同') {
         rest = after.trim_start();
@@ -714,7 +718,9 @@ fn parse_kif_move(text: &str) -> Option<KifMove> {
     rest = &rest[name.len()..];
     // Relative words are not part of KIF but some writers add them; they are redundant
     // next to the origin square.
+    let before = rest.len();
     rest = rest.trim_start_matches(['右', '左', '直', '上', '寄', '引', '行', '入']);
+    let qualified = rest.len() != before;
     let mut promote = false;
     if let Some(after) = rest.strip_prefix("不成") {
         rest = after;
@@ -745,6 +751,7 @@ fn parse_kif_move(text: &str) -> Option<KifMove> {
         promote,
         drop,
         from,
+        qualified,
     })
 }
 
