@@ -564,6 +564,48 @@ fn written_files_match_the_golden_files_cshogi_reads() {
     assert_eq!(std::fs::read_to_string(&path).unwrap(), expected);
 }
 
+/// Results the board decides: 千日手 after a fourfold repetition and 詰み after a mate are
+/// the rules engine's own outcome, in KIF, KI2 and CSA alike.
+#[test]
+fn repetition_and_mate_from_the_board() {
+    let shuffle = ["+2838HI", "-8272HI", "+3828HI", "-7282HI"];
+    let mut csa_text = String::from("V2.2\nPI\n+\n");
+    let mut kif_text = String::from("手合割：平手\n");
+    let kif_moves = ["３八飛(28)", "７二飛(82)", "２八飛(38)", "８二飛(72)"];
+    for round in 0..3 {
+        for (index, mv) in shuffle.iter().enumerate() {
+            csa_text.push_str(&format!("{mv}\n"));
+            kif_text.push_str(&format!("{} {}\n", round * 4 + index + 1, kif_moves[index]));
+        }
+    }
+    csa_text.push_str("%SENNICHITE\n");
+    kif_text.push_str("13 千日手\n");
+    let repetition = Some(Outcome::draw(EndReason::Repetition));
+    let from_csa = csa::read(csa_text.as_bytes(), "rep.csa").unwrap();
+    assert_eq!(from_csa.result, repetition);
+    assert_eq!(from_csa.game.outcome(), repetition);
+    let from_kif = kif::read(kif_text.as_bytes(), "rep.kif").unwrap();
+    assert_eq!(from_kif.result, repetition);
+    let from_ki2 = ki2::read(ki2::write(&from_kif).as_bytes(), "rep.ki2").unwrap();
+    assert_eq!(from_ki2.result, repetition);
+    assert!(ki2::write(&from_kif).contains("まで12手で千日手"));
+
+    let mate = "後手の持駒：なし\n+---------------------------+\n| ・ ・ ・ ・v玉 ・ ・ ・ ・|一\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|二\n| ・ ・ ・ ・ 歩 ・ ・ ・ ・|三\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|四\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|五\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|六\n| ・ ・ ・ ・ ・ ・ ・ ・ ・|七\n\
+| ・ ・ ・ ・ ・ ・ ・ ・ ・|八\n| ・ ・ ・ ・ 玉 ・ ・ ・ ・|九\n+---------------------------+\n\
+先手の持駒：金\n   1 ５二金打\n   2 詰み\n";
+    let record = kif::read(mate.as_bytes(), "mate.kif").unwrap();
+    let checkmate = Some(Outcome::win(Side::First, EndReason::Checkmate));
+    assert_eq!(record.result, checkmate);
+    assert_eq!(record.game.outcome(), checkmate);
+    let written = kif::write(&record);
+    assert!(
+        written.contains("   2 詰み\nまで1手で先手の勝ち\n"),
+        "{written}"
+    );
+}
+
 // ---------------------------------------------------------------------------
 // Errors
 // ---------------------------------------------------------------------------
