@@ -389,7 +389,7 @@ fn board_row(row: &str) -> Result<Vec<Option<u8>>, String> {
     for c in inner.chars() {
         match c {
             'v' | 'V' => gote = true,
-            ' ' | '\u{3000}' | '^' => {}
+            ' ' | '\u{3000}' => {}
             '・' => {
                 cells.push(None);
                 gote = false;
