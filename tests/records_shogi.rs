@@ -490,6 +490,23 @@ P+00KI\nP-00AL\n+\n+0052KI,T1.5\n'*頭金\n%TSUMI\n$END_TIME:2024/01/02 11:00:00
     assert_eq!(record.header("$END_TIME"), Some("2024/01/02 11:00:00"));
 }
 
+/// `P1`…`P9` ranks whose spaces an e-mail or web page collapsed still read, and a `/`
+/// line ends the first game of a file with several.
+#[test]
+fn csa_collapsed_ranks_and_several_games() {
+    let text = "V2.2\nP1-KY-KE-GI-KI-OU-KI-GI-KE-KY\nP2 * -HI * * * * * -KA * \n\
+P3-FU-FU-FU-FU-FU-FU-FU-FU-FU\nP4 * * * * * * * * * \nP5 * * * * * * * * * \nP6 * * * * * * * * * \n\
+P7+FU+FU+FU+FU+FU+FU+FU+FU+FU\nP8 * +KA * * * * * +HI * \nP9+KY+KE+GI+KI+OU+KI+GI+KE+KY\n+\n\
++7776FU\n%CHUDAN\n/\nV2.2\nPI\n+\n+2726FU\n";
+    let record = csa::read(text.as_bytes(), "two.csa").unwrap();
+    assert_eq!(
+        start_key(&record.game),
+        sfen_key(qipan::rules::shogi::START_SFEN)
+    );
+    assert_eq!(usi_moves(&record.game), ["7g7f"]);
+    assert_eq!(record.result, None);
+}
+
 /// A KIF read from cshogi converts to CSA and back to the same game.
 #[test]
 fn kif_to_csa_to_kif_keeps_the_game() {
