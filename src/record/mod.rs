@@ -8,6 +8,9 @@
 //! rules engine) plus what the file said about it.
 
 pub mod autosave;
+pub mod csa;
+pub mod ki2;
+pub mod kif;
 
 use crate::rules::game::Game;
 use crate::rules::Outcome;
