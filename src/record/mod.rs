@@ -8,6 +8,9 @@
 //! rules engine) plus what the file said about it.
 
 pub mod autosave;
+pub mod gib;
+pub mod pgn;
+pub mod text;
 
 use crate::rules::game::Game;
 use crate::rules::Outcome;

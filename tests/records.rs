@@ -1,0 +1,296 @@
+//! Game records: PGN and `.gib` reading and writing, round trips over whole games in
+//! every notation, files written by other programs (`tests/data/records/`), error
+//! messages and partial games, and random bytes that must never panic a reader.
+
+use proptest::prelude::*;
+use qipan::record::{gib, pgn, GameRecord};
+use qipan::rules::any::Variant;
+use qipan::rules::game::Game;
+use qipan::rules::janggi::{start_fen, JanggiRules, Setup};
+use qipan::rules::notation::Notation;
+use qipan::rules::{EndReason, Outcome, Position, Side};
+use std::path::Path;
+
+/// A game of up to `plies` pseudo-random legal moves (a fixed xorshift seed, so the
+/// same game every run).
+fn random_game(variant: Variant, fen: Option<&str>, plies: usize, seed: u64) -> Game {
+    let start = match fen {
+        Some(fen) => variant.position_from_fen(fen).expect("valid start"),
+        None => variant.start(),
+    };
+    let mut game = Game::new(start);
+    let mut state = seed.max(1);
+    for _ in 0..plies {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mv = legal.as_slice()[(state % legal.len() as u64) as usize];
+        game.play(mv).expect("legal move plays");
+    }
+    game
+}
+
+fn engine_moves(game: &Game) -> Vec<String> {
+    game.positions()
+        .iter()
+        .zip(game.moves())
+        .map(|(position, mv)| position.move_to_uci(*mv))
+        .collect()
+}
+
+fn assert_same_game(read: &GameRecord, written: &GameRecord, what: &str) {
+    assert_eq!(
+        read.game.variant(),
+        written.game.variant(),
+        "{what}: variant"
+    );
+    assert_eq!(
+        read.game.start().fen(),
+        written.game.start().fen(),
+        "{what}: start"
+    );
+    assert_eq!(
+        engine_moves(&read.game),
+        engine_moves(&written.game),
+        "{what}: moves"
+    );
+    assert_eq!(read.comments, written.comments, "{what}: comments");
+    let winner = |r: &GameRecord| r.result.or(r.game.outcome()).map(|o| o.winner());
+    assert_eq!(winner(read), winner(written), "{what}: result");
+}
+
+fn janggi_starts() -> Vec<String> {
+    let mut starts = Vec::new();
+    for (cho, han) in [
+        (
+            Setup::HorseElephantElephantHorse,
+            Setup::HorseElephantElephantHorse,
+        ),
+        (
+            Setup::ElephantHorseHorseElephant,
+            Setup::HorseElephantHorseElephant,
+        ),
+        (
+            Setup::ElephantHorseElephantHorse,
+            Setup::ElephantHorseHorseElephant,
+        ),
+        (
+            Setup::HorseElephantHorseElephant,
+            Setup::ElephantHorseElephantHorse,
+        ),
+    ] {
+        starts.push(start_fen(cho, han));
+    }
+    starts
+}
+
+fn round_trip_every_notation(variant: Variant, fen: Option<&str>, seed: u64) {
+    let mut record = GameRecord::new(random_game(variant, fen, 160, seed));
+    record
+        .headers
+        .push(("Event".into(), "Round \"trip\" test".into()));
+    record.comments.push((0, "before the first move".into()));
+    record
+        .comments
+        .push((3, "after move three; {braces}".into()));
+    let plies = record.game.moves().len();
+    record.comments.push((plies, "at the end".into()));
+    if record.game.outcome().is_none() {
+        record.result = Some(Outcome::win(Side::Second, EndReason::Resignation));
+    }
+    // Comment text with braces is written with `)` for `}`; compare what survives.
+    let mut expected = record.clone();
+    expected.comments[1].1 = "after move three; {braces)".into();
+    for &notation in Notation::for_game(variant.kind()) {
+        let text = pgn::write(&record, notation);
+        let read = pgn::read(text.as_bytes(), "trip.pgn")
+            .unwrap_or_else(|error| panic!("{notation:?}: {error}\n{text}"));
+        assert_same_game(&read, &expected, &format!("{variant:?} {notation:?}"));
+        assert_eq!(read.header("Event"), Some("Round \"trip\" test"));
+    }
+}
+
+#[test]
+fn xiangqi_round_trips_in_every_notation() {
+    for seed in [1, 2, 3] {
+        round_trip_every_notation(Variant::Xiangqi, None, seed);
+    }
+    // An endgame start: the FEN tag carries it.
+    round_trip_every_notation(
+        Variant::Xiangqi,
+        Some("3akab2/9/4b4/9/9/9/9/4B4/4A4/2BAK1R2 w - - 0 1"),
+        4,
+    );
+}
+
+#[test]
+fn janggi_round_trips_in_every_setup_and_notation() {
+    for (index, fen) in janggi_starts().iter().enumerate() {
+        round_trip_every_notation(
+            Variant::Janggi(JanggiRules::KJA),
+            Some(fen),
+            index as u64 + 7,
+        );
+    }
+    round_trip_every_notation(Variant::Janggi(JanggiRules::MODERN), None, 11);
+}
+
+#[test]
+fn gungjanggi_round_trips_with_its_variant_tag() {
+    for (index, rules) in [JanggiRules::GUNGJANGGI, JanggiRules::GUNGJANGGI_DAN]
+        .into_iter()
+        .enumerate()
+    {
+        round_trip_every_notation(Variant::Janggi(rules), None, 21 + index as u64);
+    }
+    let record = GameRecord::new(random_game(
+        Variant::Janggi(JanggiRules::GUNGJANGGI),
+        None,
+        10,
+        5,
+    ));
+    let text = pgn::write(&record, Notation::Korean { hangul: true });
+    assert!(text.contains("[Variant \"gungjanggi\"]"), "{text}");
+}
+
+/// Reads `tests/data/records/NAME` with `reader` and checks it against `NAME.moves`
+/// (the start FEN, then one engine-coordinate move a line, from pyffish).
+fn check_fixture(
+    name: &str,
+    reader: fn(&[u8], &str) -> Result<GameRecord, qipan::record::ImportError>,
+) -> GameRecord {
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records");
+    let bytes = std::fs::read(folder.join(name)).expect("fixture exists");
+    let stem = name.rsplit_once('.').unwrap().0;
+    let expected = std::fs::read_to_string(folder.join(format!("{stem}.moves"))).unwrap();
+    let mut lines = expected.lines();
+    let fen = lines.next().unwrap();
+    let moves: Vec<String> = lines.map(str::to_string).collect();
+    let record = reader(&bytes, name).unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(
+        record.game.start().fen().split(' ').next(),
+        fen.split(' ').next(),
+        "{name}: start"
+    );
+    assert_eq!(engine_moves(&record.game), moves, "{name}: moves");
+    record
+}
+
+#[test]
+fn reads_fairy_stockfish_wxf_with_its_equals_signs() {
+    let record = check_fixture("xiangqi_fsf_wxf.pgn", pgn::read);
+    assert_eq!(record.game.variant(), Variant::Xiangqi);
+    assert_eq!(record.header("Red"), Some("A"));
+}
+
+#[test]
+fn reads_pychess_xiangqi_san() {
+    check_fixture("xiangqi_pychess_san.pgn", pgn::read);
+}
+
+#[test]
+fn reads_pychess_janggi_san_with_setup_and_passes() {
+    let record = check_fixture("janggi_pychess_san.pgn", pgn::read);
+    assert_eq!(record.game.variant(), Variant::Janggi(JanggiRules::KJA));
+}
+
+#[test]
+fn reads_gib_in_utf8_and_cp949() {
+    for name in ["janggi_utf8.gib", "janggi_cp949.gib"] {
+        let record = check_fixture(name, gib::read);
+        assert_eq!(record.header("초대국자"), Some("하여명"), "{name}");
+        assert_eq!(
+            record.result,
+            Some(Outcome::win(Side::Second, EndReason::Timeout)),
+            "{name}"
+        );
+    }
+}
+
+#[test]
+fn a_bad_move_names_line_move_text_and_reason_and_keeps_the_game_so_far() {
+    let text = "[Game \"Chinese Chess\"]\n[Format \"ICCS\"]\n\n1. H2-E2 H9-G7\n2. H0-G2 {fine so far}\n   I9-I5 3. X9-X9 *\n";
+    let error = pgn::read(text.as_bytes(), "bad.pgn").unwrap_err();
+    assert_eq!(error.line, Some(6));
+    assert_eq!(error.move_number, Some(2));
+    assert_eq!(error.text, "I9-I5");
+    let message = error.to_string();
+    assert!(
+        message.starts_with("bad.pgn: line 6, move 2: I9-I5: "),
+        "{message}"
+    );
+    let partial = error.partial.expect("partial game");
+    assert_eq!(engine_moves(&partial.game), ["h3e3", "h10g8", "h1g3"]);
+    assert_eq!(partial.comments, [(3, "fine so far".to_string())]);
+}
+
+#[test]
+fn header_errors_name_the_line() {
+    let unknown =
+        pgn::read(b"[Event \"x\"]\n[Variant \"chess960\"]\n\n1. e4 *", "v.pgn").unwrap_err();
+    assert_eq!(
+        unknown.to_string(),
+        "v.pgn: line 2: chess960: unknown variant \"chess960\""
+    );
+    let fen = pgn::read(b"[Game \"Chinese Chess\"]\n[FEN \"9/9 w\"]\n", "f.pgn").unwrap_err();
+    assert_eq!(fen.line, Some(2));
+    assert!(fen.reason.starts_with("bad FEN"), "{fen}");
+    let open = pgn::read(
+        b"[Game \"Chinese Chess\"]\n\n1. h2e2 {never closed",
+        "c.pgn",
+    )
+    .unwrap_err();
+    assert_eq!(
+        open.to_string(),
+        "c.pgn: line 3: {: comment is never closed"
+    );
+    let gib_error = gib::read("[초차림 \"마마상상\"]\n".as_bytes(), "g.gib").unwrap_err();
+    assert_eq!(gib_error.line, Some(1));
+    let gib_move = gib::read(
+        "[초차림 \"마상상마\"]\n\n1. 79졸78 2. 11차21 3. 02상34\n".as_bytes(),
+        "m.gib",
+    )
+    .unwrap_err();
+    assert_eq!(gib_move.move_number, Some(3));
+    assert_eq!(gib_move.text, "02상34");
+    assert_eq!(gib_move.partial.expect("partial").game.moves().len(), 2);
+}
+
+#[test]
+fn movetext_details_are_read_or_skipped_cleanly() {
+    // Chinese (traditional and simplified, full-width digits), NAGs, variations,
+    // `;` comments, `1.` glued to the move, and a result.
+    let text = "[Game \"Chinese Chess\"]\n\n1.炮二平五 $1 馬８進７ (1... 马2进3 {alt}) 2. 马二进三 ; rest of line\n车９平８ 1-0\n";
+    let record = pgn::read(text.as_bytes(), "zh.pgn").unwrap();
+    assert_eq!(
+        engine_moves(&record.game),
+        ["h3e3", "h10g8", "h1g3", "i10h10"]
+    );
+    assert_eq!(record.comments, [(3, "rest of line".to_string())]);
+    assert_eq!(record.result.map(|o| o.winner()), Some(Some(Side::First)));
+    // Korean coordinates without a Variant tag are janggi; FSF-UCI with rank 10.
+    let janggi = pgn::read("1. 79졸78 2. 한수쉼 *".as_bytes(), "k.pgn").unwrap();
+    assert_eq!(engine_moves(&janggi.game), ["i4h4", "e9e9"]);
+    let uci = pgn::read(b"1. h3e3 h10g8 2. h1g3 *", "u.pgn").unwrap();
+    assert_eq!(engine_moves(&uci.game), ["h3e3", "h10g8", "h1g3"]);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    #[test]
+    fn random_bytes_never_panic_a_reader(bytes in proptest::collection::vec(any::<u8>(), 0..400)) {
+        let _ = pgn::read(&bytes, "random.pgn");
+        let _ = gib::read(&bytes, "random.gib");
+    }
+
+    #[test]
+    fn random_text_never_panics_a_reader(text in "[\\[\\]{}();$%\"a-iA-I0-9 .+=\\-\\n졸마상한수쉼炮二平五进]{0,200}") {
+        let _ = pgn::read(text.as_bytes(), "random.pgn");
+        let _ = gib::read(text.as_bytes(), "random.gib");
+    }
+}
