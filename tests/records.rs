@@ -3,7 +3,7 @@
 //! messages and partial games, and random bytes that must never panic a reader.
 
 use proptest::prelude::*;
-use qipan::record::{gib, pgn, GameRecord};
+use qipan::record::{self, gib, pgn, Format, GameRecord};
 use qipan::rules::any::Variant;
 use qipan::rules::game::Game;
 use qipan::rules::janggi::{start_fen, JanggiRules, Setup};
@@ -293,4 +293,78 @@ proptest! {
         let _ = pgn::read(text.as_bytes(), "random.pgn");
         let _ = gib::read(text.as_bytes(), "random.gib");
     }
+}
+
+#[test]
+fn formats_from_extension_and_content() {
+    assert_eq!(Format::from_extension("a/b/Game.PGN"), Some(Format::Pgn));
+    assert_eq!(Format::from_extension("x.kifu"), Some(Format::Kif));
+    assert_eq!(Format::from_extension("x.gib"), Some(Format::Gib));
+    assert_eq!(Format::from_extension("x.txt"), None);
+    assert_eq!(Format::from_name("usi"), Some(Format::Usi));
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records");
+    let cp949 = std::fs::read(folder.join("janggi_cp949.gib")).unwrap();
+    assert_eq!(Format::sniff(&cp949), Some(Format::Gib));
+    assert_eq!(
+        Format::sniff(b"[Game \"Chinese Chess\"]\n"),
+        Some(Format::Pgn)
+    );
+    assert_eq!(
+        Format::sniff(b"position startpos moves h3e3"),
+        Some(Format::Usi)
+    );
+    assert_eq!(
+        Format::sniff(b"rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1\n"),
+        Some(Format::Fen)
+    );
+    assert_eq!(
+        Format::sniff("手合割：平手\n手数----指手---\n".as_bytes()),
+        Some(Format::Kif)
+    );
+    // Read through the dispatcher, by sniffing, from a file without an extension.
+    let copy = std::env::temp_dir().join(format!("qipan-records-{}", std::process::id()));
+    std::fs::write(&copy, &cp949).unwrap();
+    let record = record::read_file(&copy).unwrap();
+    std::fs::remove_file(&copy).unwrap();
+    assert_eq!(record.game.moves().len(), 60);
+}
+
+#[test]
+fn usi_and_fen_outputs_read_back() {
+    for (variant, seed) in [
+        (Variant::Xiangqi, 31),
+        (Variant::Janggi(JanggiRules::KJA), 32),
+        (Variant::Janggi(JanggiRules::GUNGJANGGI), 33),
+        (Variant::Shogi, 34),
+    ] {
+        let record = GameRecord::new(random_game(variant, None, 80, seed));
+        let usi = record::write(&record, Format::Usi).unwrap();
+        let read = record::read_bytes(usi.as_bytes(), "game.usi", Format::Usi)
+            .unwrap_or_else(|e| panic!("{e}\n{usi}"));
+        assert_eq!(read.game.variant(), variant);
+        assert_eq!(engine_moves(&read.game), engine_moves(&record.game));
+        let fen = record::write(&record, Format::Fen).unwrap();
+        let position = record::read_bytes(
+            format!("{} {fen}", variant.id()).as_bytes(),
+            "end.fen",
+            Format::Fen,
+        )
+        .unwrap();
+        assert_eq!(position.game.start(), record.game.position(), "{variant:?}");
+    }
+    let kif = record::read_bytes(b"x", "game.kif", Format::Kif).unwrap_err();
+    assert_eq!(
+        kif.to_string(),
+        "game.kif: KIF records are not yet supported"
+    );
+    let record = GameRecord::new(Game::from_variant(Variant::Shogi));
+    assert!(record::write(&record, Format::Csa).is_err());
+    // A bad engine move: the line, the move number and the game so far.
+    let error =
+        record::read_bytes(b"position startpos moves h3e3 zz", "bad.usi", Format::Usi).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        "bad.usi: line 1, move 2: zz: not a move in engine coordinates"
+    );
+    assert_eq!(error.partial.unwrap().game.moves().len(), 1);
 }
