@@ -368,3 +368,48 @@ fn usi_and_fen_outputs_read_back() {
     );
     assert_eq!(error.partial.unwrap().game.moves().len(), 1);
 }
+
+#[test]
+fn the_convert_command_writes_files_and_standard_output() {
+    use std::process::Command;
+    let binary = env!("CARGO_BIN_EXE_qipan");
+    let folder = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records");
+    let out = std::env::temp_dir().join(format!("qipan-convert-{}.pgn", std::process::id()));
+    let status = Command::new(binary)
+        .arg("convert")
+        .arg(folder.join("janggi_cp949.gib"))
+        .arg(&out)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let usi = Command::new(binary)
+        .args(["convert", out.to_str().unwrap(), "--to", "usi"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&out).unwrap();
+    assert!(usi.status.success());
+    let text = String::from_utf8(usi.stdout).unwrap();
+    let expected = std::fs::read_to_string(folder.join("janggi_cp949.moves")).unwrap();
+    let moves: Vec<&str> = expected.lines().skip(1).collect();
+    assert!(
+        text.starts_with("setoption name UCI_Variant value janggi\n"),
+        "{text}"
+    );
+    assert!(text.trim_end().ends_with(&moves.join(" ")), "{text}");
+    // A broken file: one line on standard error, a non-zero exit.
+    let broken = std::env::temp_dir().join(format!("qipan-broken-{}.pgn", std::process::id()));
+    std::fs::write(
+        &broken,
+        "[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 2. zz *\n",
+    )
+    .unwrap();
+    let failed = Command::new(binary)
+        .args(["convert", broken.to_str().unwrap(), "--to", "fen"])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&broken).unwrap();
+    assert!(!failed.status.success());
+    let message = String::from_utf8(failed.stderr).unwrap();
+    assert_eq!(message.lines().count(), 1, "{message}");
+    assert!(message.contains("line 3, move 2: zz:"), "{message}");
+}

@@ -47,6 +47,8 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('f'), Action::Flip),
     key(KeyCode::Char('F'), Action::FlipEveryTurn),
     key(KeyCode::Char('N'), Action::CycleNotation),
+    key(KeyCode::Char('s'), Action::Save),
+    key(KeyCode::Char('v'), Action::ShowFen),
     key(KeyCode::Char('?'), Action::Help),
     key(KeyCode::F(1), Action::Help),
     key(KeyCode::Char('q'), Action::Quit),
@@ -82,6 +84,8 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("f", Key::KeyFlip),
     ("F", Key::KeyFlipEveryTurn),
     ("N", Key::KeyNotation),
+    ("s", Key::KeySave),
+    ("v", Key::KeyShowFen),
     ("R", Key::KeyResign),
     ("D", Key::KeyDraw),
     ("n", Key::KeyNewGame),
@@ -101,7 +105,7 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
         return Some(Action::ForceQuit);
     }
     match &app.overlay {
-        Some(Overlay::Prompt { .. }) => {
+        Some(Overlay::Prompt { .. }) | Some(Overlay::SaveAs { .. }) => {
             return match event.code {
                 KeyCode::Enter => Some(Action::Select),
                 KeyCode::Esc => Some(Action::Cancel),

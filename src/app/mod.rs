@@ -7,6 +7,7 @@
 //! rules engine (`Game`, `AnyPosition`).
 
 pub mod keymap;
+pub mod records;
 pub mod setup;
 
 use crate::engine::Limits;
@@ -111,6 +112,11 @@ pub enum Overlay {
         /// What has been typed.
         text: String,
     },
+    /// The save prompt: the file name typed so far.
+    SaveAs {
+        /// What has been typed.
+        text: String,
+    },
 }
 
 /// How far the help can be scrolled down (it has fewer rows than this on any screen).
@@ -139,6 +145,10 @@ pub enum Action {
     PromptChar(char),
     /// Backspace in the prompt.
     PromptBackspace,
+    /// Save the game to a file (asks for the name).
+    Save,
+    /// Show the position's FEN (SFEN for shogi) in the status line.
+    ShowFen,
     /// Pass (janggi).
     Pass,
     /// Take back a move.
@@ -212,6 +222,13 @@ pub enum Effect {
     Autosave(String),
     /// Delete the autosave file: the game ended or there is none to keep.
     RemoveAutosave,
+    /// Write a game record (PGN, or KIF for shogi) to a named file or the history folder.
+    SaveRecord {
+        /// The game.
+        record: Box<crate::record::GameRecord>,
+        /// Where to.
+        target: records::SaveTarget,
+    },
 }
 
 /// The current selection on the board.
@@ -270,6 +287,8 @@ pub struct Play {
     pub options: StartOptions,
     /// The notation of the move list; `None` for the interface language's default.
     pub notation: Option<Notation>,
+    /// True once this game's end has been written to the history folder.
+    pub history_recorded: bool,
 }
 
 impl Play {
@@ -594,6 +613,7 @@ impl App {
             search: None,
             options: self.options,
             notation: None,
+            history_recorded: false,
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -696,6 +716,7 @@ impl App {
                 Action::Cancel => self.overlay = None,
                 _ => {}
             },
+            Overlay::SaveAs { text } => self.update_save_prompt(action, text),
         }
     }
 
@@ -797,6 +818,8 @@ impl App {
                 self.autosave();
             }
             Action::CycleNotation => self.cycle_notation(),
+            Action::Save => self.open_save_prompt(),
+            Action::ShowFen => self.show_position_fen(),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
@@ -890,9 +913,9 @@ impl App {
     fn can_move_now(&mut self) -> bool {
         let Some(play) = &self.play else { return false };
         if play.review.is_some() {
-            self.refuse_text(Key::StatusReviewOnly, &[]);
-            return false;
+            self.branch_from_review();
         }
+        let Some(play) = &self.play else { return false };
         if !play.in_progress() {
             self.refuse_text(Key::StatusGameOver, &[]);
             return false;
@@ -1199,6 +1222,7 @@ impl App {
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
         if finished {
             self.stop_search();
+            self.record_finished_game();
             if self.overlay.is_none() {
                 self.overlay = Some(Overlay::GameOver { choice: 0 });
             }

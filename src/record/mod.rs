@@ -9,6 +9,7 @@
 
 pub mod autosave;
 pub mod gib;
+pub mod library;
 pub mod pgn;
 pub mod position_line;
 pub mod text;

@@ -503,12 +503,15 @@ pub fn write(record: &GameRecord, notation: Notation) -> String {
     for (ply, mv) in game.moves().iter().enumerate() {
         let position: &AnyPosition = &game.positions()[ply];
         let number = (ply + usize::from(first_moves_second)) / 2 + 1;
+        // The number stays on the line of its move.
+        let written = format_move(position, *mv, notation);
         if position.side_to_move() == Side::First {
-            words.push(format!("{number}."));
-        } else if ply == 0 || !record.comments.iter().all(|(at, _)| *at != ply) {
-            words.push(format!("{number}..."));
+            words.push(format!("{number}. {written}"));
+        } else if ply == 0 || record.comments.iter().any(|(at, _)| *at == ply) {
+            words.push(format!("{number}... {written}"));
+        } else {
+            words.push(written);
         }
-        words.push(format_move(position, *mv, notation));
         words.extend(comments_at(ply + 1));
     }
     words.push(text::result_token(outcome).to_string());
