@@ -413,3 +413,37 @@ fn the_convert_command_writes_files_and_standard_output() {
     assert_eq!(message.lines().count(), 1, "{message}");
     assert!(message.contains("line 3, move 2: zz:"), "{message}");
 }
+
+#[test]
+fn gungjanggi_judging_started_by_an_accepted_draw_survives_the_round_trip() {
+    let mut game = random_game(Variant::Janggi(JanggiRules::GUNGJANGGI), None, 6, 9);
+    game.accept_draw();
+    let mut record = GameRecord::new(game);
+    for _ in 0..3 {
+        let legal = record.game.legal_moves();
+        let Some(&mv) = legal.as_slice().first() else {
+            break;
+        };
+        record.game.play(mv).unwrap();
+    }
+    let text = pgn::write(&record, Notation::Korean { hangul: true });
+    assert!(text.contains("[JudgingPly \"6\"]"), "{text}");
+    let read = pgn::read(text.as_bytes(), "judging.pgn").unwrap();
+    assert_eq!(read.game.position().fen(), record.game.position().fen());
+    assert_eq!(read.game.outcome(), record.game.outcome());
+}
+
+#[test]
+fn a_gbk_chinese_record_is_decoded() {
+    let text = "[Game \"Chinese Chess\"]\n[Red \"胡荣华\"]\n[Format \"Chinese\"]\n\n1. 炮二平五 马８进７ 2. 马二进三 车９平８ 1/2-1/2\n";
+    let (bytes, _, failed) = encoding_rs::GBK.encode(text);
+    assert!(!failed);
+    assert!(std::str::from_utf8(&bytes).is_err());
+    let record = pgn::read(&bytes, "gbk.pgn").unwrap();
+    assert_eq!(record.header("Red"), Some("胡荣华"));
+    assert_eq!(
+        engine_moves(&record.game),
+        ["h3e3", "h10g8", "h1g3", "i10h10"]
+    );
+    assert_eq!(record.result.map(|o| o.winner()), Some(None));
+}

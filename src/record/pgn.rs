@@ -15,9 +15,39 @@ use crate::rules::notation::{format_move, Notation};
 use crate::rules::{EndReason, Position, Side};
 
 /// Tags the writer produces itself; others are copied from the record's headers.
-const OWN_TAGS: [&str; 7] = [
-    "Game", "Variant", "FEN", "SetUp", "Format", "Result", "PlyCount",
+const OWN_TAGS: [&str; 8] = [
+    "Game",
+    "Variant",
+    "FEN",
+    "SetUp",
+    "Format",
+    "Result",
+    "PlyCount",
+    JUDGING_TAG,
 ];
+
+/// Gungjanggi: the ply at which an accepted draw offer started the judging phase
+/// (rule 8), which no move shows. A qipan extension, like the autosave's `judging`.
+const JUDGING_TAG: &str = "JudgingPly";
+
+/// The first ply whose position is in the gungjanggi judging phase, if any.
+fn judging_ply(game: &Game) -> Option<usize> {
+    game.positions().iter().position(is_judging)
+}
+
+fn is_judging(position: &AnyPosition) -> bool {
+    matches!(position, AnyPosition::Janggi(janggi) if janggi.gungjanggi_state().judging)
+}
+
+/// Starts the judging phase at `ply` when the moves have not started it themselves.
+fn start_judging_at(game: &mut Game, ply: Option<usize>) {
+    if ply == Some(game.moves().len())
+        && game.variant().is_gungjanggi()
+        && !is_judging(game.position())
+    {
+        game.accept_draw();
+    }
+}
 
 /// One piece of a PGN file, with the line it starts on.
 #[derive(Debug)]
@@ -386,6 +416,10 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             .and_then(|(_, value)| notation_from_format(value)),
         ranks: None,
     };
+    let judging_from: Option<usize> = headers
+        .iter()
+        .find(|(key, _)| key == JUDGING_TAG)
+        .and_then(|(_, value)| value.trim().parse().ok());
     let mut record = GameRecord::new(Game::new(start));
     record.headers = headers;
     let first_moves_second = record.game.start().side_to_move() == Side::Second;
@@ -410,6 +444,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                 }
                 // `1.h2e2` (no space) is invalid PGN but common.
                 let mv_text = strip_move_number(word);
+                start_judging_at(&mut record.game, judging_from);
                 let ply = record.game.moves().len();
                 let move_number = (ply + usize::from(first_moves_second)) / 2 + 1;
                 let position = record.game.position().clone();
@@ -429,6 +464,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             }
         }
     }
+    start_judging_at(&mut record.game, judging_from);
     if let Some(Some(winner)) = stated {
         record.result = Some(text::stated_outcome(
             winner,
@@ -488,6 +524,9 @@ pub fn write(record: &GameRecord, notation: Notation) -> String {
         out.push_str(&format!("[FEN \"{}\"]\n", escape(&start_fen)));
     }
     out.push_str(&format!("[Format \"{}\"]\n", format_name(notation)));
+    if let Some(ply) = judging_ply(game) {
+        out.push_str(&format!("[{JUDGING_TAG} \"{ply}\"]\n"));
+    }
     out.push('\n');
 
     let mut words: Vec<String> = Vec::new();
