@@ -447,3 +447,13 @@ fn a_gbk_chinese_record_is_decoded() {
     );
     assert_eq!(record.result.map(|o| o.winner()), Some(None));
 }
+
+#[test]
+fn winboard_xiangqi_san_counts_ranks_from_zero() {
+    let text = "[Variant \"xiangqi\"]\n\n1. Cbe2 Hg7 2. Hc2 Cd7 3. c4 g5 4. Rb0 *\n";
+    let record = pgn::read(text.as_bytes(), "winboard.pgn").unwrap();
+    assert_eq!(
+        engine_moves(&record.game),
+        ["b3e3", "h10g8", "b1c3", "b8d8", "c4c5", "g7g6", "a1b1"]
+    );
+}

@@ -420,6 +420,14 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
         .iter()
         .find(|(key, _)| key == JUDGING_TAG)
         .and_then(|(_, value)| value.trim().parse().ok());
+    if start.game() == GameKind::Xiangqi {
+        reader.settle_ranks(
+            words
+                .iter()
+                .filter(|w| result_of(w).is_none() && !is_move_number(w))
+                .map(|w| strip_move_number(w)),
+        );
+    }
     let mut record = GameRecord::new(Game::new(start));
     record.headers = headers;
     let first_moves_second = record.game.start().side_to_move() == Side::Second;

@@ -55,6 +55,24 @@ pub struct MoveReader {
 }
 
 impl MoveReader {
+    /// Settles the xiangqi rank convention from a whole movetext: a `10` means ranks
+    /// 1–10, a `0` anywhere else ranks 0–9 (FORMATS.md §2.3); both or neither decide nothing.
+    pub fn settle_ranks<'a>(&mut self, words: impl Iterator<Item = &'a str>) {
+        let (mut from_one, mut from_zero) = (false, false);
+        for word in words {
+            if word.contains("10") {
+                from_one = true;
+            } else if word.contains('0') {
+                from_zero = true;
+            }
+        }
+        self.ranks = match (from_one, from_zero) {
+            (true, false) => Some(CoordinateRanks::FromOne),
+            (false, true) => Some(CoordinateRanks::FromZero),
+            _ => self.ranks,
+        };
+    }
+
     /// Reads one move text in `position`; the error says why in one phrase.
     pub fn read(&mut self, position: &AnyPosition, text: &str) -> Result<Move, String> {
         let text = text.trim_end_matches(['!', '?']);
@@ -72,10 +90,25 @@ impl MoveReader {
         };
         match first {
             Ok(mv) => Ok(mv),
-            Err(error) => match san_move(position, text) {
-                Some(mv) => Ok(mv),
-                None => Err(describe(&error)),
-            },
+            Err(error) => {
+                // SAN: one rank convention per file like coordinates; pychess-variants
+                // and Fairy-Stockfish count 1–10, WinBoard 0–9.
+                let choices = match self.ranks {
+                    Some(ranks) => vec![ranks],
+                    None => vec![CoordinateRanks::FromOne, CoordinateRanks::FromZero],
+                };
+                for ranks in choices {
+                    if let Some(mv) = san_move(position, text, ranks) {
+                        return Ok(mv);
+                    }
+                }
+                if position.game() == GameKind::Janggi && text == "@@@@" {
+                    if let Some(pass) = legal_moves(position).into_iter().find(|m| m.is_pass()) {
+                        return Ok(pass);
+                    }
+                }
+                Err(describe(&error))
+            }
         }
     }
 
@@ -178,9 +211,10 @@ pub fn describe(error: &NotationError) -> String {
 }
 
 /// Fairy-Stockfish SAN as pychess-variants writes it for xiangqi and janggi (`Che3`,
-/// `Pab4`, `Hc3`, `Cfxf10`; a janggi pass is the king to its own square, `Ke2`): read
-/// by matching the piece, the target and whatever origin file or rank is given.
-pub fn san_move(position: &AnyPosition, text: &str) -> Option<Move> {
+/// `Pab4`, `Hc3`, `Cfxf10`; a janggi pass is the king to its own square, `Ke2`), or
+/// WinBoard's xiangqi SAN (ranks 0–9, pawns without a letter: `Cbe2`, `c4`, `Rb0`):
+/// read by matching the piece, the target and whatever origin file or rank is given.
+pub fn san_move(position: &AnyPosition, text: &str, ranks: CoordinateRanks) -> Option<Move> {
     if position.game() == GameKind::Shogi {
         return None;
     }
@@ -223,10 +257,14 @@ pub fn san_move(position: &AnyPosition, text: &str) -> Option<Move> {
             None
         } else {
             let value: u8 = rest[start..index].parse().ok()?;
-            if !(1..=10).contains(&value) {
+            let rank = match ranks {
+                CoordinateRanks::FromOne => value.checked_sub(1)?,
+                CoordinateRanks::FromZero => value,
+            };
+            if rank >= position.ranks() {
                 return None;
             }
-            Some(value - 1)
+            Some(rank)
         };
         squares.push((file, rank));
     }
