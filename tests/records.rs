@@ -457,3 +457,16 @@ fn winboard_xiangqi_san_counts_ranks_from_zero() {
         ["b3e3", "h10g8", "b1c3", "b8d8", "c4c5", "g7g6", "a1b1"]
     );
 }
+
+#[test]
+fn a_lone_fen_is_told_apart_by_its_kings() {
+    let janggi = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
+    let record = record::read_bytes(janggi.as_bytes(), "j.fen", Format::Fen).unwrap();
+    assert_eq!(record.game.variant(), Variant::Janggi(JanggiRules::KJA));
+    let xiangqi = "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1";
+    let record = record::read_bytes(xiangqi.as_bytes(), "x.fen", Format::Fen).unwrap();
+    assert_eq!(record.game.variant(), Variant::Xiangqi);
+    let named = format!("janggi-modern {xiangqi}");
+    let record = record::read_bytes(named.as_bytes(), "n.fen", Format::Fen).unwrap();
+    assert_eq!(record.game.variant(), Variant::Janggi(JanggiRules::MODERN));
+}

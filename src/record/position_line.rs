@@ -59,6 +59,36 @@ pub fn write(game: &Game) -> String {
     out
 }
 
+/// True when a 10-rank FEN has a king in a palace centre with the back-rank centre
+/// empty, as every janggi start has (`…/4k4/…` and `RNBA1ABNR`): xiangqi and janggi
+/// FENs use the same letters, and a lone position cannot be told apart by legality.
+fn looks_like_janggi(fen: &str) -> bool {
+    let placement = fen.split_whitespace().next().unwrap_or("");
+    let ranks: Vec<&str> = placement.split('/').collect();
+    if ranks.len() != 10 {
+        return false;
+    }
+    let centre = |rank: &str| -> Option<char> {
+        let mut file = 0;
+        for c in rank.chars() {
+            if let Some(empty) = c.to_digit(10) {
+                if (file..file + empty).contains(&4) {
+                    return Some('1');
+                }
+                file += empty;
+            } else if c != '+' {
+                if file == 4 {
+                    return Some(c);
+                }
+                file += 1;
+            }
+        }
+        None
+    };
+    (centre(ranks[1]) == Some('k') && centre(ranks[0]) == Some('1'))
+        || (centre(ranks[8]) == Some('K') && centre(ranks[9]) == Some('1'))
+}
+
 /// Reads a FEN file or `setoption` / `position` lines.
 pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     let content = super::text::decode(bytes, super::text::Legacy::Chinese);
@@ -121,6 +151,11 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     };
     let candidates: Vec<Variant> = match variant {
         Some(v) => vec![v],
+        None if fen.as_deref().is_some_and(looks_like_janggi) => vec![
+            Variant::Janggi(JanggiRules::KJA),
+            Variant::Xiangqi,
+            Variant::Shogi,
+        ],
         None => vec![
             Variant::Xiangqi,
             Variant::Janggi(JanggiRules::KJA),
