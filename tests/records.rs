@@ -470,3 +470,25 @@ fn a_lone_fen_is_told_apart_by_its_kings() {
     let record = record::read_bytes(named.as_bytes(), "n.fen", Format::Fen).unwrap();
     assert_eq!(record.game.variant(), Variant::Janggi(JanggiRules::MODERN));
 }
+
+#[test]
+fn gib_comments_markers_and_stray_bytes_are_handled() {
+    let text = "[초차림 \"마상상마\"]\n[한차림 \"마상상마\"]\n[대국결과 \"초 기권승\"]\n\n\
+                1.79楚卒78 2. 19漢車29 { a comment\n spanning lines } <0>\n3. 한수쉼 4. 29차19\n";
+    let mut bytes = encoding_rs::EUC_KR.encode(text).0.into_owned();
+    bytes.insert(5, 0xFF);
+    bytes.push(0x1A);
+    let record = gib::read(&bytes, "marked.gib").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        engine_moves(&record.game),
+        ["i4h4", "i10i9", "e2e2", "i9i10"]
+    );
+    assert_eq!(
+        record.result,
+        Some(Outcome::win(Side::First, EndReason::Resignation))
+    );
+    // A piece name that does not match the board is refused.
+    let wrong = gib::read("1. 79마78\n".as_bytes(), "wrong.gib").unwrap_err();
+    assert_eq!(wrong.move_number, Some(1));
+    assert!(wrong.reason.contains("졸"), "{wrong}");
+}
