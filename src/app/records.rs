@@ -276,6 +276,38 @@ mod tests {
     }
 
     #[test]
+    fn the_save_prompt_is_drawn_on_the_status_line() {
+        use ratatui::backend::TestBackend;
+        use ratatui::Terminal;
+        let mut app = xiangqi_app();
+        app.update(Action::Save);
+        for c in "my game".chars() {
+            app.update(Action::PromptChar(c));
+        }
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        terminal
+            .draw(|frame| crate::ui::render(&app, frame))
+            .unwrap();
+        let screen = terminal.backend().to_string();
+        assert!(screen.contains("Save as: my game"), "{screen}");
+        // Letters that are keys elsewhere (q quits, n starts a new game) are typed.
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
+        assert_eq!(
+            super::super::keymap::action_for_key(&app, q),
+            Some(Action::PromptChar('q'))
+        );
+        app.update(Action::PromptChar('q'));
+        assert!(!app.quit);
+        assert_eq!(
+            app.overlay,
+            Some(Overlay::SaveAs {
+                text: "my gameq".to_string()
+            })
+        );
+    }
+
+    #[test]
     fn a_finished_game_is_recorded_once_for_the_history() {
         let mut app = xiangqi_app();
         typed(&mut app, "h3e3");
