@@ -492,3 +492,9 @@ fn gib_comments_markers_and_stray_bytes_are_handled() {
     assert_eq!(wrong.move_number, Some(1));
     assert!(wrong.reason.contains("졸"), "{wrong}");
 }
+
+#[test]
+fn reads_cchess_chinese_notation() {
+    let record = check_fixture("xiangqi_cchess_chinese.pgn", pgn::read);
+    assert_eq!(record.game.variant(), Variant::Xiangqi);
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Writes tests/data/records/: game records in other programs' dialects, made with
-pyffish (Fairy-Stockfish's notation code), each with a `.moves` file listing the
+pyffish (Fairy-Stockfish's notation code) and cchess (a Python xiangqi library), each with a `.moves` file listing the
 engine-coordinate moves the record must read as. Run from the repository root."""
 import random
 import pyffish as sf
@@ -106,4 +106,31 @@ for name, hanja, encoding in [("janggi_utf8.gib", False, "utf-8"), ("janggi_cp94
     with open(OUT + name, "wb") as f:
         f.write(data)
     write_moves(name.replace(".gib", ""), gfen, moves)
+# 5. Xiangqi in Chinese notation as cchess (PyPI `cchess` 1.25.5) writes its PGN.
+import re
+import cchess
+
+fen = sf.start_fen("xiangqi")
+moves = random_game("xiangqi", fen, 60, 6)
+
+
+def iccs(m):
+    a = re.match(r"([a-i])(\d+)([a-i])(\d+)", m).groups()
+    return f"{a[0]}{int(a[1]) - 1}{a[2]}{int(a[3]) - 1}"
+
+
+board = cchess.ChessBoard(cchess.FULL_INIT_FEN)
+game = cchess.Game(board.copy())
+last = None
+for m in moves:
+    mv = board.move_iccs(iccs(m))
+    assert mv is not None, m
+    if last is None:
+        game.append_first_move(mv)
+    else:
+        last.append_next_move(mv)
+    last = mv
+    board.next_turn()
+game.save_to(OUT + "xiangqi_cchess_chinese.pgn")
+write_moves("xiangqi_cchess_chinese", fen, moves)
 print("written")

@@ -6,6 +6,12 @@
 //! and CSA for shogi, `.gib` for janggi) all read into and write from one
 //! [`GameRecord`]: a [`Game`] (start position and legal moves, replayed through the
 //! rules engine) plus what the file said about it.
+//!
+//! [`read_file`] picks the reader by extension ([`Format::from_extension`]) or, for
+//! other names, by content ([`Format::sniff`]); [`write`] renders a record in a format.
+//! [`pgn`] and [`gib`] are the xiangqi/janggi formats, [`position_line`] the FEN and
+//! engine `position … moves …` forms, [`text`] what the text readers share, and
+//! [`library`] where the interface saves records.
 
 pub mod autosave;
 pub mod gib;
