@@ -224,7 +224,7 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
 
 /// Writes a game record: PGN (KIF for shogi) with today's date, to the name typed at
 /// the save prompt or to the history folder; says where, or why not, in the status line.
-fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
+pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
     let now = library::utc_now();
     if record.header("Date").is_none() {
         record

@@ -498,3 +498,46 @@ fn reads_cchess_chinese_notation() {
     let record = check_fixture("xiangqi_cchess_chinese.pgn", pgn::read);
     assert_eq!(record.game.variant(), Variant::Xiangqi);
 }
+
+#[test]
+fn the_event_loop_writes_saved_and_finished_games() {
+    use qipan::app::records::SaveTarget;
+    use qipan::app::{Action, App, Effect, Settings, StartOptions};
+    let folder = std::env::temp_dir().join(format!("qipan-records-save-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&folder);
+    // Only this test in this binary sets these variables.
+    std::env::set_var("QIPAN_AUTOSAVE", folder.join("state/autosave.txt"));
+    std::env::set_var("QIPAN_GAMES_DIR", folder.join("mine"));
+    let mut app = App::with_game(
+        Settings::default(),
+        StartOptions::for_variant(Variant::Janggi(JanggiRules::KJA)),
+    );
+    app.update(Action::Pass);
+    app.update(Action::Resign);
+    app.update(Action::Yes);
+    app.update(Action::Save);
+    for c in "final".chars() {
+        app.update(Action::PromptChar(c));
+    }
+    app.update(Action::Select);
+    for effect in app.take_effects() {
+        if let Effect::SaveRecord { record, target } = effect {
+            qipan::tui::save_record(&mut app, *record, &target);
+            if let SaveTarget::Named(_) = target {
+                assert!(app.status.as_ref().unwrap().text.contains("final.pgn"));
+            }
+        }
+    }
+    let saved = std::fs::read_to_string(folder.join("mine/final.pgn")).unwrap();
+    assert!(saved.contains("[Date \""), "{saved}");
+    let history: Vec<_> = std::fs::read_dir(folder.join("state/history"))
+        .unwrap()
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .collect();
+    assert_eq!(history.len(), 1);
+    assert!(history[0].ends_with("_janggi.pgn"), "{history:?}");
+    let record = record::read_file(&folder.join("state/history").join(&history[0])).unwrap();
+    assert_eq!(engine_moves(&record.game), ["e2e2"]);
+    assert_eq!(record.result.map(|o| o.winner()), Some(Some(Side::First)));
+    std::fs::remove_dir_all(&folder).unwrap();
+}

@@ -122,6 +122,7 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
         Some(Overlay::GameOver { .. }) => match event.code {
             KeyCode::Char('r') => return Some(Action::Redo),
             KeyCode::Char('n') => return Some(Action::NewGame),
+            KeyCode::Char('s') => return Some(Action::Save),
             _ => {}
         },
         _ => {}

@@ -658,6 +658,7 @@ impl App {
                 Action::Redo | Action::Cancel => self.game_over_choice(0),
                 Action::NewGame => self.game_over_choice(1),
                 Action::Quit => self.game_over_choice(2),
+                Action::Save => self.open_save_prompt(),
                 _ => {}
             },
             Overlay::Confirm(question) => match action {
