@@ -541,3 +541,16 @@ fn the_event_loop_writes_saved_and_finished_games() {
     assert_eq!(record.result.map(|o| o.winner()), Some(Some(Side::First)));
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+#[test]
+fn legacy_encodings_are_told_apart_by_their_move_text() {
+    // CP949 janggi without the word "janggi", and GBK xiangqi without [Game].
+    let korean = "[Game \"장기\"]\n\n1. 79졸78 2. 한수쉼 *\n";
+    let bytes = encoding_rs::EUC_KR.encode(korean).0.into_owned();
+    let record = pgn::read(&bytes, "cp949.pgn").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(engine_moves(&record.game), ["i4h4", "e9e9"]);
+    let chinese = "1. 炮二平五 马８进７ 2. 马二进三 *\n";
+    let bytes = encoding_rs::GBK.encode(chinese).0.into_owned();
+    let record = pgn::read(&bytes, "gbk.pgn").unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(engine_moves(&record.game), ["h3e3", "h10g8", "h1g3"]);
+}

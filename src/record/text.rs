@@ -15,24 +15,40 @@ pub enum Legacy {
 }
 
 /// Decodes a record: UTF-8 (a byte-order mark is dropped) when the bytes are valid
-/// UTF-8, else the preferred legacy encoding, else the other one; bytes no encoding
-/// can read become U+FFFD rather than failing the whole file.
+/// UTF-8; else GBK/GB18030 or EUC-KR/CP949, whichever reads as more xiangqi or janggi
+/// move text (both encodings accept most byte pairs, so "no errors" proves nothing),
+/// `prefer` breaking ties. Unreadable bytes become U+FFFD rather than failing the file.
 pub fn decode(bytes: &[u8], prefer: Legacy) -> String {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if let Ok(text) = std::str::from_utf8(bytes) {
         return text.to_string();
     }
-    let order = match prefer {
-        Legacy::Chinese => [encoding_rs::GB18030, encoding_rs::EUC_KR],
-        Legacy::Korean => [encoding_rs::EUC_KR, encoding_rs::GB18030],
-    };
-    for encoding in order {
-        let (text, had_errors) = encoding.decode_without_bom_handling(bytes);
-        if !had_errors {
-            return text.into_owned();
-        }
+    let chinese = encoding_rs::GB18030.decode_without_bom_handling(bytes).0;
+    let korean = encoding_rs::EUC_KR.decode_without_bom_handling(bytes).0;
+    let chinese_score = chinese_move_words(&chinese) * 2 + usize::from(prefer == Legacy::Chinese);
+    let korean_score = korean_move_words(&korean) * 2 + usize::from(prefer == Legacy::Korean);
+    if korean_score > chinese_score {
+        korean.into_owned()
+    } else {
+        chinese.into_owned()
     }
-    order[0].decode_without_bom_handling(bytes).0.into_owned()
+}
+
+/// How many xiangqi move verbs (进退平, traditional 進) the text has.
+fn chinese_move_words(text: &str) -> usize {
+    text.chars().filter(|c| "进退平進".contains(*c)).count()
+}
+
+/// How many janggi moves (`79졸78`: two digits, a Hangul piece or 한수쉼) the text has,
+/// plus Korean record headers.
+fn korean_move_words(text: &str) -> usize {
+    let chars: Vec<char> = text.chars().collect();
+    let pieces = "졸병마상차포사장궁";
+    let moves = chars
+        .windows(3)
+        .filter(|w| w[0].is_ascii_digit() && w[1].is_ascii_digit() && pieces.contains(w[2]))
+        .count();
+    moves + text.matches("한수쉼").count() + text.matches("대국").count()
 }
 
 /// How a record writes xiangqi coordinates once known: ICCS ranks 0–9 or the engine's
