@@ -6,6 +6,7 @@ use qipan::i18n::{Key, Language};
 use qipan::record::autosave;
 use qipan::rules::any::Variant;
 use qipan::rules::janggi::JanggiRules;
+use qipan::rules::notation::Notation;
 use qipan::rules::Position;
 use std::io::Write;
 use std::process::ExitCode;
@@ -84,6 +85,10 @@ enum Mode {
         /// The format to print: pgn, fen, usi, kif or csa.
         #[arg(long, value_name = "FORMAT", conflicts_with = "output")]
         to: Option<String>,
+        /// PGN moves in: iccs (xiangqi default), wxf, chinese, chinese-traditional,
+        /// korean (janggi default), korean-hanja or uci.
+        #[arg(long, value_name = "NOTATION")]
+        notation: Option<String>,
     },
     /// Print the start position of a game.
     Show {
@@ -207,9 +212,17 @@ fn run(cli: Cli) -> Result<(), String> {
             let app = App::from_record(settings, record, problem.as_deref());
             qipan::tui::run(app).map_err(|e| e.to_string())
         }
-        Some(Mode::Convert { input, output, to }) => {
-            convert(&input, output.as_deref(), to.as_deref())
-        }
+        Some(Mode::Convert {
+            input,
+            output,
+            to,
+            notation,
+        }) => convert(
+            &input,
+            output.as_deref(),
+            to.as_deref(),
+            notation.as_deref(),
+        ),
         Some(Mode::Show { variant }) => {
             let variant = variant_or_error(&variant)?;
             println!("{}", variant.start().fen());
@@ -224,8 +237,15 @@ fn convert(
     input: &std::path::Path,
     output: Option<&std::path::Path>,
     to: Option<&str>,
+    notation: Option<&str>,
 ) -> Result<(), String> {
-    use qipan::record::{self, Format};
+    use qipan::record::{self, pgn, Format};
+    let notation = match notation {
+        Some(name) => Some(pgn::notation_from_name(name).ok_or_else(|| {
+            format!("unknown notation '{name}': use iccs, wxf, chinese, chinese-traditional, korean, korean-hanja or uci")
+        })?),
+        None => None,
+    };
     let format = match (output, to) {
         (Some(path), _) => {
             Format::from_extension(&path.display().to_string()).ok_or_else(|| {
@@ -242,7 +262,20 @@ fn convert(
         }
     };
     let record = record::read_file(input).map_err(|e| e.to_string())?;
-    let text = record::write(&record, format)?;
+    let text = match (format, notation) {
+        (Format::Pgn, Some(notation)) => {
+            if !Notation::for_game(record.game.variant().kind()).contains(&notation) {
+                return Err(format!(
+                    "{} is not a notation of {}",
+                    notation.name(),
+                    record.game.variant().id()
+                ));
+            }
+            pgn::write(&record, notation)
+        }
+        (_, Some(_)) => return Err("--notation applies to PGN output only".to_string()),
+        (_, None) => record::write(&record, format)?,
+    };
     match output {
         Some(path) => record::autosave::write_atomically(path, &text)
             .map_err(|e| format!("{}: {e}", path.display())),

@@ -396,6 +396,38 @@ fn the_convert_command_writes_files_and_standard_output() {
         "{text}"
     );
     assert!(text.trim_end().ends_with(&moves.join(" ")), "{text}");
+    // The PGN notation is chosen with --notation.
+    let chinese = std::env::temp_dir().join(format!("qipan-notation-{}.pgn", std::process::id()));
+    std::fs::write(&chinese, "1. 炮二平五 马８进７ 2. 马二进三 *\n").unwrap();
+    let wxf = Command::new(binary)
+        .args([
+            "convert",
+            chinese.to_str().unwrap(),
+            "--to",
+            "pgn",
+            "--notation",
+            "wxf",
+        ])
+        .output()
+        .unwrap();
+    let wrong = Command::new(binary)
+        .args([
+            "convert",
+            chinese.to_str().unwrap(),
+            "--to",
+            "pgn",
+            "--notation",
+            "korean",
+        ])
+        .output()
+        .unwrap();
+    std::fs::remove_file(&chinese).unwrap();
+    let wxf = String::from_utf8(wxf.stdout).unwrap();
+    assert!(
+        wxf.contains("[Format \"WXF\"]") && wxf.contains("1. C2.5 H8+7 2. H2+3 *"),
+        "{wxf}"
+    );
+    assert!(!wrong.status.success());
     // A broken file: one line on standard error, a non-zero exit.
     let broken = std::env::temp_dir().join(format!("qipan-broken-{}.pgn", std::process::id()));
     std::fs::write(

@@ -251,6 +251,16 @@ fn notation_from_format(format: &str) -> Option<Notation> {
     }
 }
 
+/// A notation named on the command line (`iccs`, `wxf`, `chinese`,
+/// `chinese-traditional`, `korean`, `korean-hanja`, `uci`), or as a `Format` tag.
+pub fn notation_from_name(name: &str) -> Option<Notation> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "chinese-traditional" | "traditional" => Some(Notation::Chinese { simplified: false }),
+        "korean-hanja" | "hanja" => Some(Notation::Korean { hangul: false }),
+        other => notation_from_format(other),
+    }
+}
+
 /// The name the `Format` tag gives a notation.
 fn format_name(notation: Notation) -> &'static str {
     match notation {
