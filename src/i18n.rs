@@ -343,6 +343,28 @@ keys! {
     StatusAutosaveUnreadable,
     /// Status: the autosave could not be written (the error follows).
     StatusAutosaveFailed,
+    /// Help: the save key.
+    KeySave,
+    /// Help: the key that shows the position's FEN.
+    KeyShowFen,
+    /// Save prompt label.
+    SavePromptLabel,
+    /// Save prompt hint.
+    SavePromptHint,
+    /// Status: the save prompt was left empty.
+    SaveNameMissing,
+    /// Status: the record was written (the path follows).
+    StatusSaved,
+    /// Status: the record could not be written (the error follows).
+    StatusSaveFailed,
+    /// Status: the position's FEN (the FEN follows).
+    StatusFen,
+    /// Status: a record was opened (number of moves).
+    StatusOpened,
+    /// Status: a record was opened up to a problem (the problem follows).
+    StatusOpenedPartly,
+    /// Status: play goes on from an earlier position (move number).
+    StatusBranched,
     /// Status: a typed move names a move that is not legal, and why.
     StatusMoveRefused,
     /// Status: a typed move fits several moves, which are listed.
@@ -551,6 +573,17 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ContinueSavedGame, "Continue saved game ({}, move {})"),
     (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
     (Key::StatusAutosaveFailed, "Autosave failed: {}"),
+    (Key::KeySave, "save the game to a file (PGN, KIF for shogi)"),
+    (Key::KeyShowFen, "show the position's FEN (SFEN for shogi)"),
+    (Key::SavePromptLabel, "Save as: "),
+    (Key::SavePromptHint, "file name (games folder unless a path) · Enter saves · Esc cancels"),
+    (Key::SaveNameMissing, "no file name given"),
+    (Key::StatusSaved, "Saved to {}"),
+    (Key::StatusSaveFailed, "Not saved: {}"),
+    (Key::StatusFen, "FEN: {}"),
+    (Key::StatusOpened, "Record opened: {} moves · [ ] to step through, play on from any position"),
+    (Key::StatusOpenedPartly, "Record read up to a problem: {}"),
+    (Key::StatusBranched, "Playing on from move {}: the later moves are cut (r brings them back)"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' could be {}"),
     (Key::KeyResign, "resign"),
@@ -722,6 +755,17 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ContinueSavedGame, "저장된 대국 이어 두기 ({}, {}수)"),
     (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
     (Key::StatusAutosaveFailed, "자동 저장 실패: {}"),
+    (Key::KeySave, "기보를 파일로 저장(PGN, 쇼기는 KIF)"),
+    (Key::KeyShowFen, "현재 국면의 FEN 보기(쇼기는 SFEN)"),
+    (Key::SavePromptLabel, "저장할 이름: "),
+    (Key::SavePromptHint, "파일 이름(경로가 없으면 games 폴더) · Enter 저장 · Esc 취소"),
+    (Key::SaveNameMissing, "파일 이름이 없습니다"),
+    (Key::StatusSaved, "저장했습니다: {}"),
+    (Key::StatusSaveFailed, "저장하지 못함: {}"),
+    (Key::StatusFen, "FEN: {}"),
+    (Key::StatusOpened, "기보를 열었습니다: {}수 · [ ]로 넘겨 보고, 어느 국면에서든 이어 둘 수 있습니다"),
+    (Key::StatusOpenedPartly, "기보를 문제가 있는 곳까지 읽었습니다: {}"),
+    (Key::StatusBranched, "{}수째부터 이어 둡니다: 뒤의 수는 잘렸습니다(r로 되살림)"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' 수가 여럿입니다: {}"),
     (Key::KeyResign, "기권"),

@@ -6,6 +6,7 @@ use qipan::i18n::{Key, Language};
 use qipan::record::autosave;
 use qipan::rules::any::Variant;
 use qipan::rules::janggi::JanggiRules;
+use qipan::rules::notation::Notation;
 use qipan::rules::Position;
 use std::io::Write;
 use std::process::ExitCode;
@@ -67,6 +68,27 @@ enum Mode {
         depth: u32,
         /// A FEN (Fairy-Stockfish form; SFEN also for shogi). Default: the start position.
         fen: Option<String>,
+    },
+    /// Open a game record (PGN, .gib, FEN, USI line) in the terminal client, at its
+    /// last position: step back through it or play on.
+    Open {
+        /// The record file.
+        file: std::path::PathBuf,
+    },
+    /// Convert a game record: `convert IN OUT` (formats from the extensions) or
+    /// `convert IN --to FORMAT` (to standard output).
+    Convert {
+        /// The record to read.
+        input: std::path::PathBuf,
+        /// The file to write; its extension names the format.
+        output: Option<std::path::PathBuf>,
+        /// The format to print: pgn, fen, usi, kif or csa.
+        #[arg(long, value_name = "FORMAT", conflicts_with = "output")]
+        to: Option<String>,
+        /// PGN moves in: iccs (xiangqi default), wxf, chinese, chinese-traditional,
+        /// korean (janggi default), korean-hanja or uci.
+        #[arg(long, value_name = "NOTATION")]
+        notation: Option<String>,
     },
     /// Print the start position of a game.
     Show {
@@ -176,12 +198,91 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             writeln!(out, "\nNodes searched: {total}").map_err(|e| e.to_string())
         }
+        Some(Mode::Open { file }) => {
+            let (record, problem) = match qipan::record::read_file(&file) {
+                Ok(record) => (record, None),
+                Err(mut error) => match error.partial.take() {
+                    Some(partial) => {
+                        eprintln!("qipan: {error}");
+                        (*partial, Some(error.to_string()))
+                    }
+                    None => return Err(error.to_string()),
+                },
+            };
+            let app = App::from_record(settings, record, problem.as_deref());
+            qipan::tui::run(app).map_err(|e| e.to_string())
+        }
+        Some(Mode::Convert {
+            input,
+            output,
+            to,
+            notation,
+        }) => convert(
+            &input,
+            output.as_deref(),
+            to.as_deref(),
+            notation.as_deref(),
+        ),
         Some(Mode::Show { variant }) => {
             let variant = variant_or_error(&variant)?;
             println!("{}", variant.start().fen());
             Ok(())
         }
         None => qipan::tui::run(app_offering_autosave(settings)).map_err(|e| e.to_string()),
+    }
+}
+
+/// `qipan convert`: reads any record, writes it in the format an extension or `--to` names.
+fn convert(
+    input: &std::path::Path,
+    output: Option<&std::path::Path>,
+    to: Option<&str>,
+    notation: Option<&str>,
+) -> Result<(), String> {
+    use qipan::record::{self, pgn, Format};
+    let notation = match notation {
+        Some(name) => Some(pgn::notation_from_name(name).ok_or_else(|| {
+            format!("unknown notation '{name}': use iccs, wxf, chinese, chinese-traditional, korean, korean-hanja or uci")
+        })?),
+        None => None,
+    };
+    let format = match (output, to) {
+        (Some(path), _) => {
+            Format::from_extension(&path.display().to_string()).ok_or_else(|| {
+                format!(
+                    "{}: unknown record extension (use .pgn, .fen, .usi, .kifu or .csa)",
+                    path.display()
+                )
+            })?
+        }
+        (None, Some(name)) => Format::from_name(name)
+            .ok_or_else(|| format!("unknown format '{name}': use pgn, fen, usi, kif or csa"))?,
+        (None, None) => {
+            return Err("say where to: convert IN OUT, or convert IN --to FORMAT".to_string())
+        }
+    };
+    let record = record::read_file(input).map_err(|e| e.to_string())?;
+    let text = match (format, notation) {
+        (Format::Pgn, Some(notation)) => {
+            if !Notation::for_game(record.game.variant().kind()).contains(&notation) {
+                return Err(format!(
+                    "{} is not a notation of {}",
+                    notation.name(),
+                    record.game.variant().id()
+                ));
+            }
+            pgn::write(&record, notation)
+        }
+        (_, Some(_)) => return Err("--notation applies to PGN output only".to_string()),
+        (_, None) => record::write(&record, format)?,
+    };
+    match output {
+        Some(path) => record::autosave::write_atomically(path, &text)
+            .map_err(|e| format!("{}: {e}", path.display())),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
     }
 }
 

@@ -3,10 +3,12 @@
 //! tick; the CPU worker threads.
 
 use crate::app::keymap::action_for_key;
+use crate::app::records::SaveTarget;
 use crate::app::{Action, App, Effect};
 use crate::engine;
 use crate::i18n::Key;
-use crate::record::autosave;
+use crate::record::{autosave, library, Format, GameRecord};
+use crate::rules::any::GameKind;
 use crate::ui::{self, board::HitTarget};
 use crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, MouseButton, MouseEventKind,
@@ -19,6 +21,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 use std::io::{self, Stdout};
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -208,6 +211,7 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
                     }
                 }
             }
+            Effect::SaveRecord { record, target } => save_record(app, *record, &target),
             Effect::RemoveAutosave => {
                 if let Some(path) = autosave::default_path() {
                     if let Err(error) = autosave::remove(&path) {
@@ -217,5 +221,44 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
                 }
             }
         }
+    }
+}
+
+/// Writes a game record: PGN (KIF for shogi) with today's date, to the name typed at
+/// the save prompt or to the history folder; says where, or why not, in the status line.
+pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
+    let now = library::utc_now();
+    if record.header("Date").is_none() {
+        record
+            .headers
+            .push(("Date".to_string(), library::pgn_date(now)));
+    }
+    let format = if record.game.variant().kind() == GameKind::Shogi {
+        Format::Kif
+    } else {
+        Format::Pgn
+    };
+    let path = match target {
+        SaveTarget::Named(name) => {
+            let folder = library::games_dir().unwrap_or_else(|| PathBuf::from("."));
+            library::save_path(name, &folder, format.extension())
+        }
+        SaveTarget::History => match library::history_dir() {
+            Some(folder) => folder.join(library::history_file_name(
+                now,
+                record.game.variant().id(),
+                format.extension(),
+            )),
+            None => return,
+        },
+    };
+    let written = crate::record::write(&record, format).and_then(|text| {
+        autosave::write_atomically(&path, &text)
+            .map_err(|error| format!("{}: {error}", path.display()))
+    });
+    match (written, target) {
+        (Ok(()), SaveTarget::Named(_)) => app.report_saved(&path.display().to_string()),
+        (Ok(()), SaveTarget::History) => {}
+        (Err(error), _) => app.show_error(Key::StatusSaveFailed, &error),
     }
 }

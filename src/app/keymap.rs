@@ -48,6 +48,8 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('f'), Action::Flip),
     key(KeyCode::Char('F'), Action::FlipEveryTurn),
     key(KeyCode::Char('N'), Action::CycleNotation),
+    key(KeyCode::Char('s'), Action::Save),
+    key(KeyCode::Char('v'), Action::ShowFen),
     key(KeyCode::Char('?'), Action::Help),
     key(KeyCode::F(1), Action::Help),
     key(KeyCode::Char('q'), Action::Quit),
@@ -84,6 +86,8 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("f", Key::KeyFlip),
     ("F", Key::KeyFlipEveryTurn),
     ("N", Key::KeyNotation),
+    ("s", Key::KeySave),
+    ("v", Key::KeyShowFen),
     ("R", Key::KeyResign),
     ("D", Key::KeyDraw),
     ("n", Key::KeyNewGame),
@@ -103,7 +107,7 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
         return Some(Action::ForceQuit);
     }
     match &app.overlay {
-        Some(Overlay::Prompt { .. }) => {
+        Some(Overlay::Prompt { .. }) | Some(Overlay::SaveAs { .. }) => {
             return match event.code {
                 KeyCode::Enter => Some(Action::Select),
                 KeyCode::Esc => Some(Action::Cancel),
@@ -120,6 +124,7 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
         Some(Overlay::GameOver { .. }) => match event.code {
             KeyCode::Char('r') => return Some(Action::Redo),
             KeyCode::Char('n') => return Some(Action::NewGame),
+            KeyCode::Char('s') => return Some(Action::Save),
             _ => {}
         },
         _ => {}

@@ -8,6 +8,7 @@
 
 mod clocks;
 pub mod keymap;
+pub mod records;
 pub mod setup;
 
 use crate::clock::{Clock, TimeSource};
@@ -116,6 +117,11 @@ pub enum Overlay {
         /// What has been typed.
         text: String,
     },
+    /// The save prompt: the file name typed so far.
+    SaveAs {
+        /// What has been typed.
+        text: String,
+    },
 }
 
 /// How far the help can be scrolled down (it has fewer rows than this on any screen).
@@ -144,6 +150,10 @@ pub enum Action {
     PromptChar(char),
     /// Backspace in the prompt.
     PromptBackspace,
+    /// Save the game to a file (asks for the name).
+    Save,
+    /// Show the position's FEN (SFEN for shogi) in the status line.
+    ShowFen,
     /// Pass (janggi).
     Pass,
     /// Take back a move.
@@ -219,6 +229,13 @@ pub enum Effect {
     Autosave(String),
     /// Delete the autosave file: the game ended or there is none to keep.
     RemoveAutosave,
+    /// Write a game record (PGN, or KIF for shogi) to a named file or the history folder.
+    SaveRecord {
+        /// The game.
+        record: Box<crate::record::GameRecord>,
+        /// Where to.
+        target: records::SaveTarget,
+    },
 }
 
 /// The current selection on the board.
@@ -279,6 +296,8 @@ pub struct Play {
     pub notation: Option<Notation>,
     /// Both sides' clocks; `None` in an untimed game.
     pub clock: Option<Clock>,
+    /// True once this game's end has been written to the history folder.
+    pub history_recorded: bool,
 }
 
 impl Play {
@@ -621,6 +640,7 @@ impl App {
             options: self.options,
             notation: None,
             clock,
+            history_recorded: false,
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -665,6 +685,7 @@ impl App {
                 Action::Redo | Action::Cancel => self.game_over_choice(0),
                 Action::NewGame => self.game_over_choice(1),
                 Action::Quit => self.game_over_choice(2),
+                Action::Save => self.open_save_prompt(),
                 _ => {}
             },
             Overlay::Confirm(question) => match action {
@@ -723,6 +744,7 @@ impl App {
                 Action::Cancel => self.overlay = None,
                 _ => {}
             },
+            Overlay::SaveAs { text } => self.update_save_prompt(action, text),
         }
     }
 
@@ -828,6 +850,8 @@ impl App {
                 self.autosave();
             }
             Action::CycleNotation => self.cycle_notation(),
+            Action::Save => self.open_save_prompt(),
+            Action::ShowFen => self.show_position_fen(),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
@@ -921,9 +945,9 @@ impl App {
     fn can_move_now(&mut self) -> bool {
         let Some(play) = &self.play else { return false };
         if play.review.is_some() {
-            self.refuse_text(Key::StatusReviewOnly, &[]);
-            return false;
+            self.branch_from_review();
         }
+        let Some(play) = &self.play else { return false };
         if !play.in_progress() {
             self.refuse_text(Key::StatusGameOver, &[]);
             return false;
@@ -1243,6 +1267,7 @@ impl App {
         if finished {
             self.stop_search();
             self.stop_clock();
+            self.record_finished_game();
             if self.overlay.is_none() {
                 self.overlay = Some(Overlay::GameOver { choice: 0 });
             }

@@ -6,11 +6,22 @@
 //! and CSA for shogi, `.gib` for janggi) all read into and write from one
 //! [`GameRecord`]: a [`Game`] (start position and legal moves, replayed through the
 //! rules engine) plus what the file said about it.
+//!
+//! [`read_file`] picks the reader by extension ([`Format::from_extension`]) or, for
+//! other names, by content ([`Format::sniff`]); [`write`] renders a record in a format.
+//! [`pgn`] and [`gib`] are the xiangqi/janggi formats, [`position_line`] the FEN and
+//! engine `position … moves …` forms, [`text`] what the text readers share, and
+//! [`library`] where the interface saves records.
 
 pub mod autosave;
 pub mod csa;
+pub mod gib;
 pub mod ki2;
 pub mod kif;
+pub mod library;
+pub mod pgn;
+pub mod position_line;
+pub mod text;
 
 use crate::rules::game::Game;
 use crate::rules::Outcome;
@@ -109,4 +120,165 @@ pub enum Format {
     Fen,
     /// A `position … moves …` line in the engine dialect (USI for shogi).
     Usi,
+}
+
+impl Format {
+    /// The format a file name's extension names (`game.pgn`, `GAME.KIFU`), if any.
+    pub fn from_extension(path: &str) -> Option<Format> {
+        let extension = std::path::Path::new(path)
+            .extension()?
+            .to_str()?
+            .to_ascii_lowercase();
+        Some(match extension.as_str() {
+            "pgn" => Format::Pgn,
+            "kif" | "kifu" => Format::Kif,
+            "ki2" | "ki2u" => Format::Ki2,
+            "csa" => Format::Csa,
+            "gib" => Format::Gib,
+            "fen" | "sfen" => Format::Fen,
+            "usi" | "uci" => Format::Usi,
+            _ => return None,
+        })
+    }
+
+    /// The format a `--to` word names (`pgn`, `fen`, `usi`, `kif`, `csa`, …).
+    pub fn from_name(name: &str) -> Option<Format> {
+        Format::from_extension(&format!("x.{}", name.trim()))
+    }
+
+    /// Guesses the format from the content, for files whose extension says nothing.
+    pub fn sniff(bytes: &[u8]) -> Option<Format> {
+        let content = text::decode(bytes, text::Legacy::Korean);
+        let content = content.trim_start();
+        let first_line = content.lines().next().unwrap_or("").trim();
+        let gib_keys = [
+            "초대국자",
+            "한대국자",
+            "초차림",
+            "한차림",
+            "대국결과",
+            "초포진",
+        ];
+        if gib_keys.iter().any(|key| content.contains(key)) {
+            return Some(Format::Gib);
+        }
+        if ["手合割", "先手：", "後手：", "手数----", "#KIF"]
+            .iter()
+            .any(|key| content.contains(key))
+        {
+            return Some(
+                if content.contains("手数----") || content.contains("#KIF") {
+                    Format::Kif
+                } else {
+                    Format::Ki2
+                },
+            );
+        }
+        if first_line.starts_with("V2") || first_line.starts_with("'") && content.contains("\nPI") {
+            return Some(Format::Csa);
+        }
+        if first_line.starts_with('[') || first_line.starts_with("1.") {
+            return Some(Format::Pgn);
+        }
+        if first_line.starts_with("position") || first_line.starts_with("setoption") {
+            return Some(Format::Usi);
+        }
+        if first_line.matches('/').count() >= 8 && content.lines().count() == 1 {
+            return Some(Format::Fen);
+        }
+        None
+    }
+
+    /// The format's name as users write it (`PGN`, `KIF`, `.gib`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Pgn => "PGN",
+            Format::Kif => "KIF",
+            Format::Ki2 => "KI2",
+            Format::Csa => "CSA",
+            Format::Gib => ".gib",
+            Format::Fen => "FEN",
+            Format::Usi => "USI",
+        }
+    }
+
+    /// The usual file extension of the format.
+    pub fn extension(self) -> &'static str {
+        match self {
+            Format::Pgn => "pgn",
+            Format::Kif => "kifu",
+            Format::Ki2 => "ki2",
+            Format::Csa => "csa",
+            Format::Gib => "gib",
+            Format::Fen => "fen",
+            Format::Usi => "usi",
+        }
+    }
+}
+
+/// An error with no line or move: an unreadable file, an unsupported format.
+fn file_error(file: &str, reason: impl Into<String>) -> ImportError {
+    ImportError {
+        file: file.to_string(),
+        line: None,
+        move_number: None,
+        text: String::new(),
+        reason: reason.into(),
+        partial: None,
+    }
+}
+
+/// Reads a record file: the format from the extension, else from the content.
+pub fn read_file(path: &std::path::Path) -> Result<GameRecord, ImportError> {
+    let name = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|error| file_error(&name, error.to_string()))?;
+    let format = Format::from_extension(&name)
+        .or_else(|| Format::sniff(&bytes))
+        .unwrap_or(Format::Pgn);
+    read_bytes(&bytes, &name, format)
+}
+
+/// Reads a record in a known format.
+pub fn read_bytes(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord, ImportError> {
+    match format {
+        Format::Pgn => pgn::read(bytes, file),
+        Format::Gib => gib::read(bytes, file),
+        Format::Fen | Format::Usi => position_line::read(bytes, file),
+        Format::Kif => kif::read(bytes, file),
+        Format::Ki2 => ki2::read(bytes, file),
+        Format::Csa => csa::read(bytes, file),
+    }
+}
+
+/// Writes a record in `format` (UTF-8): PGN with the game's default notation, the final
+/// position for FEN, the engine's `position … moves …` line for USI, KIF/KI2/CSA for
+/// shogi. An error names a format that does not fit the game.
+pub fn write(record: &GameRecord, format: Format) -> Result<String, String> {
+    match format {
+        Format::Pgn => {
+            if record.game.variant().kind() == crate::rules::any::GameKind::Shogi {
+                return Err("shogi games are written as KIF or CSA, not PGN".to_string());
+            }
+            Ok(pgn::write(
+                record,
+                pgn::default_notation(record.game.variant()),
+            ))
+        }
+        Format::Fen => Ok(position_line::final_fen(&record.game) + "\n"),
+        Format::Usi => Ok(position_line::write(&record.game)),
+        Format::Kif | Format::Ki2 | Format::Csa => {
+            if record.game.variant().kind() != crate::rules::any::GameKind::Shogi {
+                return Err(format!(
+                    "{} is a shogi format; write xiangqi and janggi games as PGN",
+                    format.name()
+                ));
+            }
+            Ok(match format {
+                Format::Kif => kif::write(record),
+                Format::Ki2 => ki2::write(record),
+                _ => csa::write(record),
+            })
+        }
+        Format::Gib => Err("writing .gib is not supported; write janggi games as PGN".to_string()),
+    }
 }

@@ -593,6 +593,23 @@ fn move_list_lines(
     lines
 }
 
+/// The save prompt on the status line: the typed file name and where it goes.
+fn render_save_prompt(app: &App, text: &str, area: Rect, theme: &Theme, buffer: &mut Buffer) {
+    let language = app.settings.language;
+    Paragraph::new(Line::from(vec![
+        Span::styled(
+            format!(" {}", language.text(Key::SavePromptLabel)),
+            theme.title,
+        ),
+        Span::styled(format!("{text}▏"), theme.highlight),
+        Span::styled(
+            format!("  {}", language.text(Key::SavePromptHint)),
+            theme.dim,
+        ),
+    ]))
+    .render(area, buffer);
+}
+
 fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut Buffer) {
     let language = app.settings.language;
     if let Some(Overlay::Prompt { text }) = &app.overlay {
@@ -602,6 +619,10 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
             Span::styled(format!("  {}", language.text(Key::PromptHint)), theme.dim),
         ]))
         .render(area, buffer);
+        return;
+    }
+    if let Some(Overlay::SaveAs { text }) = &app.overlay {
+        render_save_prompt(app, text, area, theme, buffer);
         return;
     }
     let game = play.game.variant().kind();
@@ -914,7 +935,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
         .unwrap_or(app.options.game().kind);
     let theme = Theme::for_game(game);
     match overlay {
-        Overlay::Prompt { .. } => {}
+        Overlay::Prompt { .. } | Overlay::SaveAs { .. } => {}
         Overlay::Help { scroll } => {
             let rect = centered(
                 area,

@@ -1,0 +1,380 @@
+//! Records in the interface: opening a record for review, playing on from a past
+//! position (the history is cut there), the save prompt, the automatic record of a
+//! finished game, and showing the position's FEN. No I/O: files are written by the
+//! event loop from [`Effect::SaveRecord`].
+
+use super::{App, Effect, Overlay, Play, Player, StartOptions, Status};
+use crate::i18n::Key;
+use crate::record::GameRecord;
+use crate::rules::any::{AnyPosition, GameKind};
+use crate::rules::Position;
+
+/// Where [`Effect::SaveRecord`] writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveTarget {
+    /// A name typed at the save prompt (a bare name goes into the games folder).
+    Named(String),
+    /// The history folder, under a date-time-variant file name.
+    History,
+}
+
+/// The longest file name the save prompt takes.
+const SAVE_NAME_LIMIT: usize = 200;
+
+impl App {
+    /// A new hotseat app on a game read from a record, shown at its last position so the
+    /// user can step back through it or play on. `problem` is shown in the status line
+    /// (a record that broke off: the moves before the problem are loaded).
+    pub fn from_record(
+        settings: super::Settings,
+        record: GameRecord,
+        problem: Option<&str>,
+    ) -> App {
+        let mut app = App::new(settings);
+        let variant = record.game.variant();
+        app.options = StartOptions::for_variant(variant);
+        let players = [Player::Human, Player::Human];
+        app.begin(record.game, players, None);
+        match problem {
+            Some(problem) => app.show_error(Key::StatusOpenedPartly, problem),
+            None => {
+                let moves = app.play.as_ref().map_or(0, |p| p.game.moves().len());
+                let text = app
+                    .settings
+                    .language
+                    .format(Key::StatusOpened, &[&moves.to_string()]);
+                app.status = Some(Status { text, error: false });
+            }
+        }
+        app
+    }
+
+    /// Called when a move is about to be made while a past position is shown: the game
+    /// goes back to that position (the moves after it wait on the redo list, so `r`
+    /// replays them and playing the same move keeps the old line) and play goes on.
+    pub(super) fn branch_from_review(&mut self) {
+        self.stop_search();
+        let Some(play) = &mut self.play else { return };
+        let Some(ply) = play.review.take() else {
+            return;
+        };
+        while play.game.moves().len() > ply {
+            match play.game.undo() {
+                Some(mv) => play.redo.push(mv),
+                None => break,
+            }
+        }
+        play.selection = None;
+        play.targets.clear();
+        play.history_recorded = false;
+        self.overlay = None;
+        let text = self
+            .settings
+            .language
+            .format(Key::StatusBranched, &[&(ply + 1).to_string()]);
+        self.status = Some(Status { text, error: false });
+        self.after_change_without_game_over();
+    }
+
+    /// The game as a record: players and the result in headers the writers know.
+    pub fn game_record(&self) -> Option<GameRecord> {
+        let play = self.play.as_ref()?;
+        let mut record = GameRecord::new(play.game.clone());
+        let name = |player: Player| match player {
+            Player::Human => "Human".to_string(),
+            Player::Computer { level } => format!("qipan level {level}"),
+        };
+        let (first, second) = match play.game.variant().kind() {
+            GameKind::Xiangqi => ("Red", "Black"),
+            GameKind::Janggi => ("Cho", "Han"),
+            GameKind::Shogi => ("Sente", "Gote"),
+        };
+        record.headers.push(("Event".into(), "qipan".into()));
+        record.headers.push((first.into(), name(play.players[0])));
+        record.headers.push((second.into(), name(play.players[1])));
+        record.result = play.game.outcome();
+        Some(record)
+    }
+
+    /// The save key: asks for a file name.
+    pub(super) fn open_save_prompt(&mut self) {
+        if self.play.is_some() {
+            self.overlay = Some(Overlay::SaveAs {
+                text: String::new(),
+            });
+        }
+    }
+
+    /// Keys while the save prompt is open.
+    pub(super) fn update_save_prompt(&mut self, action: super::Action, mut text: String) {
+        use super::Action;
+        match action {
+            Action::PromptChar(c) => {
+                if text.chars().count() < SAVE_NAME_LIMIT {
+                    text.push(c);
+                }
+                self.overlay = Some(Overlay::SaveAs { text });
+            }
+            Action::PromptBackspace => {
+                text.pop();
+                self.overlay = Some(Overlay::SaveAs { text });
+            }
+            Action::Select => {
+                self.overlay = None;
+                let name = text.trim();
+                if name.is_empty() {
+                    self.show_error(Key::StatusSaveFailed, self.text(Key::SaveNameMissing));
+                    return;
+                }
+                if let Some(record) = self.game_record() {
+                    self.effects.push(Effect::SaveRecord {
+                        record: Box::new(record),
+                        target: SaveTarget::Named(name.to_string()),
+                    });
+                }
+            }
+            Action::Cancel => self.overlay = None,
+            _ => {}
+        }
+    }
+
+    /// Queues the record of a game that has just ended for the history folder (once per game).
+    pub(super) fn record_finished_game(&mut self) {
+        let record = match &self.play {
+            Some(play) if !play.history_recorded && !play.in_progress() => self.game_record(),
+            _ => None,
+        };
+        if let (Some(record), Some(play)) = (record, &mut self.play) {
+            play.history_recorded = true;
+            self.effects.push(Effect::SaveRecord {
+                record: Box::new(record),
+                target: SaveTarget::History,
+            });
+        }
+    }
+
+    /// Shows the FEN (SFEN for shogi) of the position on the board in the status line.
+    pub(super) fn show_position_fen(&mut self) {
+        let Some(play) = &self.play else { return };
+        let fen = position_fen(play);
+        let text = self.settings.language.format(Key::StatusFen, &[&fen]);
+        self.status = Some(Status { text, error: false });
+    }
+
+    /// Reports a record written by the event loop.
+    pub fn report_saved(&mut self, path: &str) {
+        let text = self.settings.language.format(Key::StatusSaved, &[path]);
+        self.status = Some(Status { text, error: false });
+    }
+}
+
+/// The FEN of the shown position: SFEN for shogi, Fairy-Stockfish FEN otherwise.
+fn position_fen(play: &Play) -> String {
+    match play.shown_position() {
+        AnyPosition::Shogi(shogi) => shogi.sfen(),
+        other => other.fen(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Action, Settings, StartOptions};
+    use super::*;
+    use crate::rules::any::Variant;
+    use crate::rules::game::Game;
+
+    fn typed(app: &mut App, text: &str) {
+        app.update(Action::OpenPrompt);
+        for c in text.chars() {
+            app.update(Action::PromptChar(c));
+        }
+        app.update(Action::Select);
+    }
+
+    fn moves(app: &App) -> Vec<String> {
+        let game = &app.play.as_ref().unwrap().game;
+        game.positions()
+            .iter()
+            .zip(game.moves())
+            .map(|(p, m)| p.move_to_uci(*m))
+            .collect()
+    }
+
+    fn xiangqi_app() -> App {
+        App::with_game(
+            Settings::default(),
+            StartOptions::for_variant(Variant::Xiangqi),
+        )
+    }
+
+    #[test]
+    fn a_move_while_reviewing_cuts_the_history_and_plays_on() {
+        let mut app = xiangqi_app();
+        for mv in ["h3e3", "h10g8", "h1g3", "i10h10"] {
+            typed(&mut app, mv);
+        }
+        app.update(Action::HistoryBack);
+        app.update(Action::HistoryBack);
+        assert_eq!(app.play.as_ref().unwrap().review, Some(2));
+        typed(&mut app, "b1c3");
+        assert_eq!(moves(&app), ["h3e3", "h10g8", "b1c3"]);
+        assert_eq!(app.play.as_ref().unwrap().review, None);
+        // The cut line is gone once a different move is played.
+        app.update(Action::Redo);
+        assert_eq!(moves(&app).len(), 3);
+        // Playing the same move as the old line keeps the rest for redo.
+        app.update(Action::HistoryStart);
+        typed(&mut app, "h3e3");
+        assert_eq!(moves(&app), ["h3e3"]);
+        app.update(Action::Redo);
+        assert_eq!(moves(&app), ["h3e3", "h10g8"]);
+    }
+
+    #[test]
+    fn a_finished_game_is_reviewed_and_played_on_from_before_the_end() {
+        let mut app = xiangqi_app();
+        typed(&mut app, "h3e3");
+        app.update(Action::Resign);
+        app.update(Action::Yes);
+        assert!(!app.play.as_ref().unwrap().in_progress());
+        app.overlay = None;
+        app.update(Action::HistoryStart);
+        typed(&mut app, "b1c3");
+        assert_eq!(moves(&app), ["b1c3"]);
+        assert!(app.play.as_ref().unwrap().in_progress());
+    }
+
+    #[test]
+    fn the_save_key_asks_for_a_name_and_emits_the_record() {
+        let mut app = xiangqi_app();
+        typed(&mut app, "h3e3");
+        app.take_effects();
+        app.update(Action::Save);
+        assert!(matches!(app.overlay, Some(Overlay::SaveAs { .. })));
+        for c in "my game".chars() {
+            app.update(Action::PromptChar(c));
+        }
+        app.update(Action::PromptBackspace);
+        app.update(Action::Select);
+        let effects = app.take_effects();
+        let saved: Vec<_> = effects
+            .iter()
+            .filter_map(|e| match e {
+                Effect::SaveRecord { record, target } => Some((record, target)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(saved.len(), 1);
+        assert_eq!(saved[0].1, &SaveTarget::Named("my gam".to_string()));
+        assert_eq!(saved[0].0.game.moves().len(), 1);
+        assert_eq!(saved[0].0.header("Red"), Some("Human"));
+        // An empty name saves nothing and says so.
+        app.update(Action::Save);
+        app.update(Action::Select);
+        assert!(app.take_effects().is_empty());
+        assert!(app.status.as_ref().unwrap().error);
+    }
+
+    #[test]
+    fn the_save_prompt_is_drawn_on_the_status_line() {
+        use ratatui::backend::TestBackend;
+        use ratatui::Terminal;
+        let mut app = xiangqi_app();
+        app.update(Action::Save);
+        for c in "my game".chars() {
+            app.update(Action::PromptChar(c));
+        }
+        let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+        terminal
+            .draw(|frame| crate::ui::render(&app, frame))
+            .unwrap();
+        let screen = terminal.backend().to_string();
+        assert!(screen.contains("Save as: my game"), "{screen}");
+        // Letters that are keys elsewhere (q quits, n starts a new game) are typed.
+        use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+        let q = KeyEvent::new(KeyCode::Char('q'), KeyModifiers::NONE);
+        assert_eq!(
+            super::super::keymap::action_for_key(&app, q),
+            Some(Action::PromptChar('q'))
+        );
+        app.update(Action::PromptChar('q'));
+        assert!(!app.quit);
+        assert_eq!(
+            app.overlay,
+            Some(Overlay::SaveAs {
+                text: "my gameq".to_string()
+            })
+        );
+    }
+
+    #[test]
+    fn a_finished_game_is_recorded_once_for_the_history() {
+        let mut app = xiangqi_app();
+        typed(&mut app, "h3e3");
+        app.update(Action::Resign);
+        app.update(Action::Yes);
+        let history = |effects: Vec<Effect>| {
+            effects
+                .into_iter()
+                .filter(|e| {
+                    matches!(
+                        e,
+                        Effect::SaveRecord {
+                            target: SaveTarget::History,
+                            ..
+                        }
+                    )
+                })
+                .count()
+        };
+        assert_eq!(history(app.take_effects()), 1);
+        app.overlay = None;
+        app.update(Action::Undo);
+        app.update(Action::Redo);
+        assert_eq!(history(app.take_effects()), 0);
+    }
+
+    #[test]
+    fn the_fen_key_shows_the_shown_position() {
+        let mut app = xiangqi_app();
+        typed(&mut app, "h3e3");
+        app.update(Action::ShowFen);
+        let text = app.status.as_ref().unwrap().text.clone();
+        assert_eq!(
+            text,
+            "FEN: rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b - - 1 1"
+        );
+        app.update(Action::HistoryStart);
+        app.update(Action::ShowFen);
+        assert!(app.status.as_ref().unwrap().text.ends_with(" w - - 0 1"));
+        let mut shogi = App::with_game(
+            Settings::default(),
+            StartOptions::for_variant(Variant::Shogi),
+        );
+        shogi.update(Action::ShowFen);
+        assert_eq!(
+            shogi.status.as_ref().unwrap().text,
+            "FEN: lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1"
+        );
+    }
+
+    #[test]
+    fn an_opened_record_is_shown_at_its_end() {
+        let mut game = Game::from_variant(Variant::Xiangqi);
+        for text in ["h3e3", "h10g8"] {
+            let mv = game.position().parse_uci(text).unwrap();
+            game.play(mv).unwrap();
+        }
+        let app = App::from_record(Settings::default(), GameRecord::new(game), None);
+        let play = app.play.as_ref().unwrap();
+        assert_eq!(play.review, None);
+        assert_eq!(play.game.moves().len(), 2);
+        assert!(app.status.as_ref().unwrap().text.contains("2 moves"));
+        let broken = App::from_record(
+            Settings::default(),
+            GameRecord::new(Game::from_variant(Variant::Xiangqi)),
+            Some("x.pgn: line 3, move 2: zz: not a move"),
+        );
+        assert!(broken.status.as_ref().unwrap().text.contains("line 3"));
+    }
+}

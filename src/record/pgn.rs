@@ -1,0 +1,590 @@
+//! PGN for xiangqi and janggi (and gungjanggi): the xqbase dialect (`[Game "Chinese
+//! Chess"]`, `[Format "ICCS"|"WXF"|"Chinese"]`), pychess-variants' (`[Variant "Janggi"]`,
+//! Fairy-Stockfish SAN) and qipan's own (`[Variant "<qipan id>"]`, Korean coordinates for
+//! janggi). FORMATS.md §2.6 and §4.3.
+//!
+//! Reading takes tag pairs, `FEN`, `Variant`/`Game`, movetext in any notation of the
+//! game (the `Format` tag's first, then detected per move), `{…}` and `;` comments; NAGs
+//! and `( … )` variations are skipped. Only the first game of a file is read.
+
+use super::text::{self, decode, Legacy, MoveReader};
+use super::{GameRecord, ImportError};
+use crate::rules::any::{AnyPosition, GameKind, Variant};
+use crate::rules::game::Game;
+use crate::rules::notation::{format_move, Notation};
+use crate::rules::{EndReason, Position, Side};
+
+/// Tags the writer produces itself; others are copied from the record's headers.
+const OWN_TAGS: [&str; 8] = [
+    "Game",
+    "Variant",
+    "FEN",
+    "SetUp",
+    "Format",
+    "Result",
+    "PlyCount",
+    JUDGING_TAG,
+];
+
+/// Gungjanggi: the ply at which an accepted draw offer started the judging phase
+/// (rule 8), which no move shows. A qipan extension, like the autosave's `judging`.
+const JUDGING_TAG: &str = "JudgingPly";
+
+/// The first ply whose position is in the gungjanggi judging phase, if any.
+fn judging_ply(game: &Game) -> Option<usize> {
+    game.positions().iter().position(is_judging)
+}
+
+fn is_judging(position: &AnyPosition) -> bool {
+    matches!(position, AnyPosition::Janggi(janggi) if janggi.gungjanggi_state().judging)
+}
+
+/// Starts the judging phase at `ply` when the moves have not started it themselves.
+fn start_judging_at(game: &mut Game, ply: Option<usize>) {
+    if ply == Some(game.moves().len())
+        && game.variant().is_gungjanggi()
+        && !is_judging(game.position())
+    {
+        game.accept_draw();
+    }
+}
+
+/// One piece of a PGN file, with the line it starts on.
+#[derive(Debug)]
+enum Token {
+    Tag(String, String),
+    Comment(String),
+    Word(String),
+}
+
+/// Splits PGN text into tags, comments and words; variations and NAGs are dropped.
+fn tokenize(text: &str, file: &str) -> Result<Vec<(usize, Token)>, ImportError> {
+    let mut tokens = Vec::new();
+    let chars: Vec<char> = text.chars().collect();
+    let mut index = 0;
+    let mut line = 1;
+    let mut depth = 0usize;
+    let mut line_start = true;
+    let error = |line: usize, text: String, reason: &str| ImportError {
+        file: file.to_string(),
+        line: Some(line),
+        move_number: None,
+        text,
+        reason: reason.to_string(),
+        partial: None,
+    };
+    while index < chars.len() {
+        let c = chars[index];
+        if c == '\n' {
+            line += 1;
+            line_start = true;
+            index += 1;
+            continue;
+        }
+        if c.is_whitespace() {
+            index += 1;
+            continue;
+        }
+        let at_line_start = line_start;
+        line_start = false;
+        match c {
+            '%' if at_line_start => {
+                while index < chars.len() && chars[index] != '\n' {
+                    index += 1;
+                }
+            }
+            '{' => {
+                let start_line = line;
+                let mut end = index + 1;
+                while end < chars.len() && chars[end] != '}' {
+                    if chars[end] == '\n' {
+                        line += 1;
+                    }
+                    end += 1;
+                }
+                if end == chars.len() {
+                    return Err(error(
+                        start_line,
+                        "{".to_string(),
+                        "comment is never closed",
+                    ));
+                }
+                let body: String = chars[index + 1..end].iter().collect();
+                if depth == 0 {
+                    let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+                    tokens.push((start_line, Token::Comment(body)));
+                }
+                index = end + 1;
+            }
+            ';' => {
+                let mut end = index + 1;
+                while end < chars.len() && chars[end] != '\n' {
+                    end += 1;
+                }
+                let body: String = chars[index + 1..end].iter().collect();
+                if depth == 0 {
+                    tokens.push((line, Token::Comment(body.trim().to_string())));
+                }
+                index = end;
+            }
+            '(' => {
+                depth += 1;
+                index += 1;
+            }
+            ')' => {
+                depth = depth.saturating_sub(1);
+                index += 1;
+            }
+            '[' if depth == 0 => {
+                let mut end = index + 1;
+                let mut in_string = false;
+                while end < chars.len() && chars[end] != '\n' {
+                    match chars[end] {
+                        '\\' if in_string => end += 1,
+                        '"' => in_string = !in_string,
+                        ']' if !in_string => break,
+                        _ => {}
+                    }
+                    end += 1;
+                }
+                let raw: String = chars[index..end.min(chars.len())].iter().collect();
+                if end >= chars.len() || chars[end] != ']' {
+                    return Err(error(line, raw, "tag pair is not closed with ]"));
+                }
+                let (name, value) = parse_tag(&raw[1..]).ok_or_else(|| {
+                    error(line, raw.clone() + "]", "not a tag pair [Name \"value\"]")
+                })?;
+                tokens.push((line, Token::Tag(name, value)));
+                index = end + 1;
+            }
+            _ => {
+                let mut end = index;
+                while end < chars.len()
+                    && !chars[end].is_whitespace()
+                    && !"{};()[".contains(chars[end])
+                {
+                    end += 1;
+                }
+                if end == index {
+                    // A stray `]` or `[` inside a variation.
+                    index += 1;
+                    continue;
+                }
+                let word: String = chars[index..end].iter().collect();
+                if depth == 0 && !word.starts_with('$') {
+                    tokens.push((line, Token::Word(word)));
+                }
+                index = end;
+            }
+        }
+    }
+    Ok(tokens)
+}
+
+/// `Name "value"` (without the brackets) with `\"` and `\\` escapes.
+fn parse_tag(inner: &str) -> Option<(String, String)> {
+    let inner = inner.trim();
+    let name_end = inner.find(|c: char| c.is_whitespace() || c == '"')?;
+    let name = &inner[..name_end];
+    if name.is_empty() {
+        return None;
+    }
+    let rest = inner[name_end..].trim();
+    let rest = rest.strip_prefix('"')?.strip_suffix('"')?;
+    let mut value = String::new();
+    let mut escaped = false;
+    for c in rest.chars() {
+        if escaped {
+            value.push(c);
+            escaped = false;
+        } else if c == '\\' {
+            escaped = true;
+        } else {
+            value.push(c);
+        }
+    }
+    Some((name.to_string(), value))
+}
+
+/// The variant a file names in its `Variant` or `Game` tag.
+fn variant_from_tags(tags: &[(String, String)]) -> Result<Option<Variant>, String> {
+    let find = |name: &str| {
+        tags.iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|(_, value)| value.trim())
+    };
+    if let Some(name) = find("Variant") {
+        return match Variant::from_name(name) {
+            Some(variant) => Ok(Some(variant)),
+            None => match name.to_ascii_lowercase().as_str() {
+                "chinese chess" | "chinese" => Ok(Some(Variant::Xiangqi)),
+                _ => Err(format!("unknown variant {name:?}")),
+            },
+        };
+    }
+    if let Some(game) = find("Game") {
+        let lower = game.to_ascii_lowercase();
+        if lower.contains("chinese") || lower.contains("xiangqi") || game.contains("象棋") {
+            return Ok(Some(Variant::Xiangqi));
+        }
+        if lower.contains("janggi") || lower.contains("korean") || game.contains("장기") {
+            return Ok(Some(Variant::Janggi(
+                crate::rules::janggi::JanggiRules::KJA,
+            )));
+        }
+        if lower.contains("shogi") || game.contains("将棋") {
+            return Ok(Some(Variant::Shogi));
+        }
+    }
+    Ok(None)
+}
+
+/// The notation a `Format` tag names, if qipan knows it.
+fn notation_from_format(format: &str) -> Option<Notation> {
+    match format.trim().to_ascii_lowercase().as_str() {
+        "iccs" => Some(Notation::Iccs),
+        "wxf" => Some(Notation::Wxf),
+        "chinese" => Some(Notation::Chinese { simplified: true }),
+        "korean" => Some(Notation::Korean { hangul: true }),
+        "uci" | "engine" => Some(Notation::Engine),
+        _ => None,
+    }
+}
+
+/// A notation named on the command line (`iccs`, `wxf`, `chinese`,
+/// `chinese-traditional`, `korean`, `korean-hanja`, `uci`), or as a `Format` tag.
+pub fn notation_from_name(name: &str) -> Option<Notation> {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "chinese-traditional" | "traditional" => Some(Notation::Chinese { simplified: false }),
+        "korean-hanja" | "hanja" => Some(Notation::Korean { hangul: false }),
+        other => notation_from_format(other),
+    }
+}
+
+/// The name the `Format` tag gives a notation.
+fn format_name(notation: Notation) -> &'static str {
+    match notation {
+        Notation::Iccs => "ICCS",
+        Notation::Wxf => "WXF",
+        Notation::Chinese { .. } => "Chinese",
+        Notation::Korean { .. } => "Korean",
+        Notation::Japanese => "Japanese",
+        Notation::Hodges => "Hodges",
+        Notation::Usi => "USI",
+        Notation::Engine => "UCI",
+    }
+}
+
+fn is_move_number(word: &str) -> bool {
+    let digits = word.trim_end_matches('.');
+    digits.len() < word.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
+}
+
+/// `12.h2e2` (no space after the number: invalid PGN, but common) without the number.
+fn strip_move_number(word: &str) -> &str {
+    let digits_end = word
+        .find(|c: char| !c.is_ascii_digit())
+        .unwrap_or(word.len());
+    if digits_end > 0 && word[digits_end..].starts_with('.') {
+        word[digits_end..].trim_start_matches('.')
+    } else {
+        word
+    }
+}
+
+/// A result token's winner: `Some(None)` for a draw, `Some(Some(side))` for a win.
+fn result_of(word: &str) -> Option<Option<Option<Side>>> {
+    match word {
+        "1-0" => Some(Some(Some(Side::First))),
+        "0-1" => Some(Some(Some(Side::Second))),
+        "1/2-1/2" | "½-½" => Some(Some(None)),
+        "*" => Some(None),
+        _ => None,
+    }
+}
+
+/// The reason a `Termination` tag gives, when qipan knows it.
+fn termination_reason(tags: &[(String, String)]) -> Option<EndReason> {
+    let value = tags
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case("Termination"))?
+        .1
+        .to_ascii_lowercase();
+    if value.contains("time") {
+        Some(EndReason::Timeout)
+    } else if value.contains("resign") {
+        Some(EndReason::Resignation)
+    } else if value.contains("agree") {
+        Some(EndReason::Agreement)
+    } else {
+        None
+    }
+}
+
+/// Guesses the game from movetext and FEN when no tag names it: Hangul or janggi
+/// coordinates mean janggi, anything else xiangqi.
+fn sniff_variant(words: &[&str], fen: Option<&str>) -> Variant {
+    let janggi = Variant::Janggi(crate::rules::janggi::JanggiRules::KJA);
+    let hangul = |c: char| ('\u{AC00}'..='\u{D7A3}').contains(&c);
+    if words.iter().any(|w| w.chars().any(hangul)) {
+        return janggi;
+    }
+    // Korean coordinates in hanja: `79卒78`.
+    if words.iter().any(|w| {
+        let digits = w.chars().filter(char::is_ascii_digit).count();
+        digits == 4
+            && w.chars().any(|c| "卒兵馬象車包士將楚漢".contains(c))
+            && w.starts_with(|c: char| c.is_ascii_digit())
+    }) {
+        return janggi;
+    }
+    if let Some(fen) = fen {
+        if janggi.position_from_fen(fen).is_ok() && Variant::Xiangqi.position_from_fen(fen).is_err()
+        {
+            return janggi;
+        }
+    }
+    Variant::Xiangqi
+}
+
+/// Reads the first game of a PGN file (UTF-8, or GBK / CP949 sniffed).
+pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
+    let korean_hint = bytes.windows(6).any(|w| w.eq_ignore_ascii_case(b"janggi"));
+    let content = decode(
+        bytes,
+        if korean_hint {
+            Legacy::Korean
+        } else {
+            Legacy::Chinese
+        },
+    );
+    let tokens = tokenize(&content, file)?;
+    let fail = |line: Option<usize>, text: &str, reason: String| ImportError {
+        file: file.to_string(),
+        line,
+        move_number: None,
+        text: text.to_string(),
+        reason,
+        partial: None,
+    };
+
+    // Header: tags until the first movetext token.
+    let mut headers: Vec<(String, String)> = Vec::new();
+    let mut tag_lines: Vec<usize> = Vec::new();
+    let mut body_start = tokens.len();
+    for (position, (line, token)) in tokens.iter().enumerate() {
+        match token {
+            Token::Tag(name, value) => {
+                headers.push((name.clone(), value.clone()));
+                tag_lines.push(*line);
+            }
+            _ => {
+                body_start = position;
+                break;
+            }
+        }
+    }
+    let tag_line = |name: &str| {
+        headers
+            .iter()
+            .position(|(key, _)| key.eq_ignore_ascii_case(name))
+            .map(|index| tag_lines[index])
+    };
+    let fen = headers
+        .iter()
+        .find(|(key, _)| key.eq_ignore_ascii_case("FEN"))
+        .map(|(_, value)| value.trim().to_string());
+    let words: Vec<&str> = tokens[body_start..]
+        .iter()
+        .filter_map(|(_, token)| match token {
+            Token::Word(word) => Some(word.as_str()),
+            _ => None,
+        })
+        .collect();
+    let variant = match variant_from_tags(&headers) {
+        Ok(Some(variant)) => variant,
+        Ok(None) => sniff_variant(&words, fen.as_deref()),
+        Err(reason) => {
+            let line = tag_line("Variant");
+            let text = headers
+                .iter()
+                .find(|(key, _)| key.eq_ignore_ascii_case("Variant"))
+                .map_or(String::new(), |(_, value)| value.clone());
+            return Err(fail(line, &text, reason));
+        }
+    };
+    let start = match &fen {
+        Some(fen) if !fen.is_empty() => variant
+            .position_from_fen(fen)
+            .map_err(|error| fail(tag_line("FEN"), fen, format!("bad FEN: {error}")))?,
+        _ => variant.start(),
+    };
+    let mut reader = MoveReader {
+        declared: headers
+            .iter()
+            .find(|(key, _)| key.eq_ignore_ascii_case("Format"))
+            .and_then(|(_, value)| notation_from_format(value)),
+        ranks: None,
+    };
+    let judging_from: Option<usize> = headers
+        .iter()
+        .find(|(key, _)| key == JUDGING_TAG)
+        .and_then(|(_, value)| value.trim().parse().ok());
+    if start.game() == GameKind::Xiangqi {
+        reader.settle_ranks(
+            words
+                .iter()
+                .filter(|w| result_of(w).is_none() && !is_move_number(w))
+                .map(|w| strip_move_number(w)),
+        );
+    }
+    let mut record = GameRecord::new(Game::new(start));
+    record.headers = headers;
+    let first_moves_second = record.game.start().side_to_move() == Side::Second;
+    let mut stated: Option<Option<Option<Side>>> = None;
+    for (line, token) in &tokens[body_start..] {
+        match token {
+            Token::Tag(..) => break, // the next game
+            Token::Comment(body) => {
+                if !body.is_empty() {
+                    record
+                        .comments
+                        .push((record.game.moves().len(), body.clone()));
+                }
+            }
+            Token::Word(word) => {
+                if let Some(result) = result_of(word) {
+                    stated = Some(result);
+                    break;
+                }
+                if is_move_number(word) {
+                    continue;
+                }
+                // `1.h2e2` (no space) is invalid PGN but common.
+                let mv_text = strip_move_number(word);
+                start_judging_at(&mut record.game, judging_from);
+                let ply = record.game.moves().len();
+                let move_number = (ply + usize::from(first_moves_second)) / 2 + 1;
+                let position = record.game.position().clone();
+                let played = reader
+                    .read(&position, mv_text)
+                    .and_then(|mv| record.game.play(mv).map_err(|e| e.describe().to_string()));
+                if let Err(reason) = played {
+                    return Err(ImportError {
+                        file: file.to_string(),
+                        line: Some(*line),
+                        move_number: Some(move_number),
+                        text: mv_text.to_string(),
+                        reason,
+                        partial: Some(Box::new(record)),
+                    });
+                }
+            }
+        }
+    }
+    start_judging_at(&mut record.game, judging_from);
+    if let Some(Some(winner)) = stated {
+        record.result = Some(text::stated_outcome(
+            winner,
+            record.game.outcome(),
+            termination_reason(&record.headers),
+        ));
+    }
+    Ok(record)
+}
+
+/// The notation qipan writes by default: ICCS for xiangqi (FORMATS.md §2.6), Korean
+/// coordinates in Hangul for janggi (§6.5).
+pub fn default_notation(variant: Variant) -> Notation {
+    match variant.kind() {
+        GameKind::Janggi => Notation::Korean { hangul: true },
+        GameKind::Xiangqi => Notation::Iccs,
+        GameKind::Shogi => Notation::Usi,
+    }
+}
+
+fn escape(value: &str) -> String {
+    value
+        .replace('\\', "\\\\")
+        .replace('"', "\\\"")
+        .replace(['\n', '\r'], " ")
+}
+
+/// Writes a record as PGN (UTF-8) with moves in `notation` (a notation of another game
+/// falls back to the engine's coordinates).
+pub fn write(record: &GameRecord, notation: Notation) -> String {
+    let game = &record.game;
+    let variant = game.variant();
+    let notation = if Notation::for_game(variant.kind()).contains(&notation) {
+        notation
+    } else {
+        Notation::Engine
+    };
+    let mut out = String::new();
+    let game_name = match variant.kind() {
+        GameKind::Xiangqi => "Chinese Chess",
+        GameKind::Janggi => "Janggi",
+        GameKind::Shogi => "Shogi",
+    };
+    out.push_str(&format!("[Game \"{game_name}\"]\n"));
+    out.push_str(&format!("[Variant \"{}\"]\n", variant.id()));
+    for (name, value) in &record.headers {
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
+        if plain && !OWN_TAGS.iter().any(|own| own.eq_ignore_ascii_case(name)) {
+            out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+        }
+    }
+    let outcome = record.result.or_else(|| game.outcome());
+    out.push_str(&format!("[Result \"{}\"]\n", text::result_token(outcome)));
+    let start_fen = game.start().fen();
+    if start_fen != variant.start().fen() {
+        out.push_str("[SetUp \"1\"]\n");
+        out.push_str(&format!("[FEN \"{}\"]\n", escape(&start_fen)));
+    }
+    out.push_str(&format!("[Format \"{}\"]\n", format_name(notation)));
+    if let Some(ply) = judging_ply(game) {
+        out.push_str(&format!("[{JUDGING_TAG} \"{ply}\"]\n"));
+    }
+    out.push('\n');
+
+    let mut words: Vec<String> = Vec::new();
+    let comments_at = |ply: usize| {
+        record
+            .comments
+            .iter()
+            .filter(move |(at, _)| *at == ply)
+            .map(|(_, body)| format!("{{{}}}", body.replace('}', ")")))
+    };
+    words.extend(comments_at(0));
+    let first_moves_second = game.start().side_to_move() == Side::Second;
+    for (ply, mv) in game.moves().iter().enumerate() {
+        let position: &AnyPosition = &game.positions()[ply];
+        let number = (ply + usize::from(first_moves_second)) / 2 + 1;
+        // The number stays on the line of its move.
+        let written = format_move(position, *mv, notation);
+        if position.side_to_move() == Side::First {
+            words.push(format!("{number}. {written}"));
+        } else if ply == 0 || record.comments.iter().any(|(at, _)| *at == ply) {
+            words.push(format!("{number}... {written}"));
+        } else {
+            words.push(written);
+        }
+        words.extend(comments_at(ply + 1));
+    }
+    words.push(text::result_token(outcome).to_string());
+    let mut line_length = 0;
+    for word in words {
+        let width = word.chars().count();
+        if line_length > 0 && line_length + 1 + width > 79 {
+            out.push('\n');
+            line_length = 0;
+        } else if line_length > 0 {
+            out.push(' ');
+            line_length += 1;
+        }
+        out.push_str(&word);
+        line_length += width;
+    }
+    out.push('\n');
+    out
+}
