@@ -400,6 +400,14 @@ keys! {
     TooSmall,
     /// Footer hint during a game.
     GameHints,
+    /// The thinking line: depth, score, speed, principal variation.
+    ThinkingLine,
+    /// Status: the thinking line is shown.
+    StatusThinkingShown,
+    /// Status: the thinking line is hidden.
+    StatusThinkingHidden,
+    /// Help: the thinking-line key.
+    KeyThinking,
 }
 
 const ENGLISH: &[(Key, &str)] = &[
@@ -562,6 +570,10 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::RulesGungjanggi, "Gungjanggi: no draws. Each side may call bikjang once; breaking it promotes your king, which then attacks the enemy king along an open file. No third pass in a row, no position a third time. When the game cannot be won (draw offer, accepted bikjang, 100 quiet plies, only kings and advisors) the first check wins; after 20 plies or an accepted bikjang, more material wins (by value; by count in Manual 2), equal material: Han."),
     (Key::TooSmall, "The terminal is too small: {}×{} needed, {}×{} now"),
     (Key::GameHints, "Enter pick/move · : type · u undo · r redo · f flip · ? help · q quit"),
+    (Key::ThinkingLine, "depth {}  {}  {} nps  PV: {}"),
+    (Key::StatusThinkingShown, "Thinking line shown (t hides it)"),
+    (Key::StatusThinkingHidden, "Thinking line hidden (t shows it)"),
+    (Key::KeyThinking, "show or hide the CPU's thinking line"),
 ];
 
 const KOREAN: &[(Key, &str)] = &[
@@ -724,6 +736,10 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::RulesGungjanggi, "궁장기: 비기는 일이 없습니다. 빅장은 한 번씩만 부를 수 있고, 빅장을 피하거나 막으면 궁이 진급해 열린 줄의 상대 궁을 잡을 수 있습니다. 한수쉼 세 번 연속, 같은 국면 세 번은 금지. 비기는 국면(무승부 합의, 빅장 받기, 100수 동안 잡지 않음, 궁과 사만 남음)이 되면 먼저 장군을 부르는 쪽이 이기고, 20수가 지나거나 빅장을 받으면 기물 승(매뉴얼 2는 기물 수), 같으면 후수 승입니다."),
     (Key::TooSmall, "터미널이 너무 작습니다: {}×{} 필요, 지금 {}×{}"),
     (Key::GameHints, "Enter 고르기/두기 · : 입력 · u 무르기 · r 다시 · f 뒤집기 · ? 도움말 · q 종료"),
+    (Key::ThinkingLine, "깊이 {}  {}  {} nps  수읽기: {}"),
+    (Key::StatusThinkingShown, "수읽기 줄을 보입니다 (t로 숨김)"),
+    (Key::StatusThinkingHidden, "수읽기 줄을 숨깁니다 (t로 보임)"),
+    (Key::KeyThinking, "컴퓨터의 수읽기 줄 보이기/숨기기"),
 ];
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! tick; the CPU worker threads.
 
 use crate::app::keymap::action_for_key;
-use crate::app::{Action, App, Effect};
+use crate::app::{Action, App, Effect, SearchReport};
 use crate::engine;
 use crate::i18n::Key;
 use crate::record::autosave;
@@ -187,7 +187,11 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
                 let sender = sender.clone();
                 thread::spawn(move || {
                     let started = Instant::now();
-                    let mv = engine::best_move(&game, limits, &stop, &mut |_| {});
+                    let mut report = |info: &engine::SearchInfo| {
+                        let report = Box::new(SearchReport::from_info(info));
+                        let _ = sender.send(Action::SearchProgress { search: id, report });
+                    };
+                    let mv = engine::best_move(&game, limits, &stop, &mut report);
                     // Let a very fast reply be seen as a move, not a flash.
                     let shown_after = Duration::from_millis(250);
                     if let Some(rest) = shown_after.checked_sub(started.elapsed()) {

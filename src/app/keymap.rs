@@ -6,7 +6,7 @@ use crate::i18n::Key;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// A key binding: a key code (with Ctrl when `control` is true) and its action.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Binding {
     /// The key.
     pub code: KeyCode,
@@ -47,6 +47,7 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('f'), Action::Flip),
     key(KeyCode::Char('F'), Action::FlipEveryTurn),
     key(KeyCode::Char('N'), Action::CycleNotation),
+    key(KeyCode::Char('t'), Action::ToggleThinking),
     key(KeyCode::Char('?'), Action::Help),
     key(KeyCode::F(1), Action::Help),
     key(KeyCode::Char('q'), Action::Quit),
@@ -82,6 +83,7 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("f", Key::KeyFlip),
     ("F", Key::KeyFlipEveryTurn),
     ("N", Key::KeyNotation),
+    ("t", Key::KeyThinking),
     ("R", Key::KeyResign),
     ("D", Key::KeyDraw),
     ("n", Key::KeyNewGame),
@@ -125,5 +127,5 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
     KEYMAP
         .iter()
         .find(|b| b.code == event.code && b.control == control)
-        .map(|b| b.action)
+        .map(|b| b.action.clone())
 }

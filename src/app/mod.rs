@@ -8,8 +8,9 @@
 
 pub mod keymap;
 pub mod setup;
+pub mod thinking;
 
-use crate::engine::Limits;
+use crate::engine::{limits_for_level, Limits, MAX_LEVEL};
 use crate::i18n::{Key, Language};
 use crate::record::autosave::{self, SavedGame};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
@@ -20,6 +21,7 @@ pub use setup::{GameChoice, Player, StartField, StartOptions, GAMES};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+pub use thinking::SearchReport;
 
 /// How pieces and lines are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -117,7 +119,7 @@ pub enum Overlay {
 const HELP_SCROLL_LIMIT: u16 = 120;
 
 /// Everything that can happen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Cursor up on the screen.
     Up,
@@ -192,6 +194,15 @@ pub enum Action {
         /// The move, `None` when there was none.
         mv: Option<Move>,
     },
+    /// A search reports progress (a completed depth).
+    SearchProgress {
+        /// The search id from [`Effect::StartSearch`].
+        search: u64,
+        /// Depth, score, speed and principal variation.
+        report: Box<SearchReport>,
+    },
+    /// Show or hide the thinking line (remembered for the session).
+    ToggleThinking,
 }
 
 /// Work for the event loop.
@@ -270,6 +281,8 @@ pub struct Play {
     pub options: StartOptions,
     /// The notation of the move list; `None` for the interface language's default.
     pub notation: Option<Notation>,
+    /// The latest progress report of the search in progress (cleared when it ends).
+    pub thinking: Option<SearchReport>,
 }
 
 impl Play {
@@ -355,6 +368,8 @@ pub struct App {
     pub ticks: u64,
     /// The saved game the start screen offers to continue.
     pub resume: Option<SavedGame>,
+    /// True while the thinking line is shown (`t` toggles it for the session).
+    pub show_thinking: bool,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -373,6 +388,7 @@ impl App {
             quit: false,
             ticks: 0,
             resume: None,
+            show_thinking: true,
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -513,6 +529,10 @@ impl App {
                 self.computer_move(search, mv);
                 return;
             }
+            Action::SearchProgress { search, report } => {
+                self.search_progress(search, *report);
+                return;
+            }
             _ => {}
         }
         if self.overlay.is_some() {
@@ -594,6 +614,7 @@ impl App {
             search: None,
             options: self.options,
             notation: None,
+            thinking: None,
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -797,6 +818,16 @@ impl App {
                 self.autosave();
             }
             Action::CycleNotation => self.cycle_notation(),
+            Action::ToggleThinking => {
+                self.show_thinking = !self.show_thinking;
+                let key = if self.show_thinking {
+                    Key::StatusThinkingShown
+                } else {
+                    Key::StatusThinkingHidden
+                };
+                let text = self.text(key).to_string();
+                self.say(text);
+            }
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
@@ -1234,10 +1265,11 @@ impl App {
             id,
             stop: Arc::clone(&stop),
         });
+        play.thinking = None;
         self.effects.push(Effect::StartSearch {
             id,
             game: Box::new(play.game.clone()),
-            limits: limits_for_level(level),
+            limits: cpu_limits(level),
             stop,
         });
     }
@@ -1256,6 +1288,7 @@ impl App {
             return; // a stale answer from a search that was stopped
         }
         play.search = None;
+        play.thinking = None;
         if let Some(mv) = mv {
             // Keep a half-made human selection out of the way of the CPU's move.
             if !matches!(self.overlay, Some(Overlay::Help { .. })) {
@@ -1265,27 +1298,28 @@ impl App {
         }
     }
 
+    /// Keeps the latest progress report of the search in progress (stale ones are dropped).
+    fn search_progress(&mut self, id: u64, report: SearchReport) {
+        let Some(play) = &mut self.play else { return };
+        if play.search.as_ref().map(|s| s.id) == Some(id) {
+            play.thinking = Some(report);
+        }
+    }
+
     /// True while the CPU is thinking.
     pub fn thinking(&self) -> bool {
         self.play.as_ref().is_some_and(|p| p.search.is_some())
     }
 }
 
-/// The engine limits of a CPU level: level n searches 500·3^(n−1) nodes (capped),
-/// level 10 thinks for five seconds.
-pub fn limits_for_level(level: u8) -> Limits {
-    let level = level.clamp(1, 10);
-    if level == 10 {
-        return Limits {
-            movetime: Some(Duration::from_secs(5)),
-            ..Limits::default()
-        };
-    }
-    let nodes = (500u64 * 3u64.pow(u32::from(level) - 1)).min(3_000_000);
-    Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    }
+/// How long the CPU may think per move while games have no clocks: the whole of it at
+/// level 10 ([`MAX_LEVEL`]), a cap for the node-limited lower levels.
+pub const CPU_MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// The engine limits of a CPU level: the engine's own level table
+/// ([`crate::engine::limits_for_level`]) with [`CPU_MOVE_TIME`] per move.
+pub fn cpu_limits(level: u8) -> Limits {
+    limits_for_level(level.clamp(1, MAX_LEVEL), CPU_MOVE_TIME)
 }
 
 /// The players of a saved game.

@@ -20,8 +20,8 @@ fn play(app: &App) -> &Play {
 }
 
 fn press(app: &mut App, actions: &[Action]) {
-    for &action in actions {
-        app.update(action);
+    for action in actions {
+        app.update(action.clone());
     }
 }
 
@@ -435,7 +435,7 @@ fn the_computer_answers_through_an_effect() {
     else {
         panic!("no search: {effects:?}");
     };
-    assert_eq!(limits.nodes, Some(500));
+    assert_eq!(*limits, cpu_limits(1));
     // A human cannot move for the CPU.
     app.update(Action::Select);
     assert!(status(&app).contains("CPU"), "{}", status(&app));
@@ -451,11 +451,16 @@ fn the_computer_answers_through_an_effect() {
 }
 
 #[test]
-fn cpu_levels_grow_and_level_ten_uses_time() {
-    assert_eq!(limits_for_level(1).nodes, Some(500));
-    assert_eq!(limits_for_level(2).nodes, Some(1500));
-    assert!(limits_for_level(9).nodes.unwrap() <= 3_000_000);
-    assert!(limits_for_level(10).movetime.is_some());
+fn cpu_levels_use_the_engine_table_and_level_ten_the_whole_move_time() {
+    for level in 1..=10 {
+        assert_eq!(
+            cpu_limits(level),
+            crate::engine::limits_for_level(level, CPU_MOVE_TIME)
+        );
+    }
+    assert!(cpu_limits(1).nodes < cpu_limits(9).nodes);
+    assert_eq!(cpu_limits(10).nodes, None);
+    assert_eq!(cpu_limits(10).movetime, Some(CPU_MOVE_TIME));
 }
 
 #[test]
@@ -616,4 +621,82 @@ fn an_unreadable_autosave_is_shown_on_the_start_screen() {
     // The next key clears it and the hints come back.
     app.update(Action::Down);
     assert_eq!(app.status, None);
+}
+
+/// The id and stop flag of the search the app just asked for.
+fn started_search(app: &mut App) -> (u64, Arc<AtomicBool>, Box<Game>) {
+    app.take_effects()
+        .into_iter()
+        .find_map(|effect| match effect {
+            Effect::StartSearch { id, stop, game, .. } => Some((id, stop, game)),
+            _ => None,
+        })
+        .expect("a search was started")
+}
+
+#[test]
+fn the_thinking_line_follows_the_search_and_t_toggles_it() {
+    let options = StartOptions {
+        players: [Player::Computer { level: 3 }, Player::Human],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    let (id, _, game) = started_search(&mut app);
+    let cannon = game.position().parse_uci("h3e3").unwrap();
+    let report = SearchReport {
+        depth: 7,
+        score: crate::engine::Score::Centipawns(-42),
+        nodes: 5_000,
+        nodes_per_second: 25_000,
+        principal_variation: vec![cannon],
+    };
+    // A stale report is dropped; the current one is shown.
+    app.update(Action::SearchProgress {
+        search: id + 100,
+        report: Box::new(report.clone()),
+    });
+    assert!(play(&app).thinking.is_none());
+    app.update(Action::SearchProgress {
+        search: id,
+        report: Box::new(report.clone()),
+    });
+    let text = crate::ui::thinking_text(&app, play(&app), 80).expect("a thinking line");
+    assert!(text.contains("depth 7"), "{text}");
+    assert!(text.contains("-0.42"), "{text}");
+    assert!(text.contains("25k nps"), "{text}");
+    assert!(text.contains("C2.5"), "{text}"); // English shows WXF
+                                              // `t` hides it for the session and shows it again.
+    app.update(Action::ToggleThinking);
+    assert!(!app.show_thinking);
+    assert!(crate::ui::thinking_text(&app, play(&app), 80).is_none());
+    app.update(Action::ToggleThinking);
+    assert!(crate::ui::thinking_text(&app, play(&app), 80).is_some());
+    // The line goes when the move is played.
+    app.update(Action::ComputerMove {
+        search: id,
+        mv: Some(cannon),
+    });
+    assert!(play(&app).thinking.is_none());
+    assert!(app.show_thinking);
+}
+
+#[test]
+fn watch_mode_plays_both_sides_and_a_new_game_stops_it() {
+    let options = StartOptions {
+        players: [Player::Computer { level: 1 }, Player::Computer { level: 1 }],
+        ..StartOptions::for_game(GameKind::Janggi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    for _ in 0..4 {
+        let (id, stop, game) = started_search(&mut app);
+        let mv = crate::engine::best_move(&game, cpu_limits(1), &stop, &mut |_| {});
+        app.update(Action::ComputerMove { search: id, mv });
+    }
+    assert_eq!(play(&app).game.moves().len(), 4);
+    let (_, stop, _) = started_search(&mut app);
+    assert!(app.thinking());
+    press(&mut app, &[Action::NewGame, Action::Yes]);
+    assert!(stop.load(Ordering::Relaxed), "the search was told to stop");
+    assert!(!app.thinking());
+    assert_eq!(app.screen, Screen::Start);
 }

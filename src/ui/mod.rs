@@ -275,9 +275,28 @@ fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     }
     render_panel(app, play, layout.panel, buffer);
     render_status(app, play, layout.status, &theme, buffer);
-    Paragraph::new(format!(" {}", app.text(Key::GameHints)))
-        .style(theme.dim)
-        .render(layout.hints, buffer);
+    match thinking_text(app, play, layout.hints.width) {
+        Some(text) => Paragraph::new(text)
+            .style(theme.title.fg(Color::Cyan))
+            .render(layout.hints, buffer),
+        None => Paragraph::new(format!(" {}", app.text(Key::GameHints)))
+            .style(theme.dim)
+            .render(layout.hints, buffer),
+    }
+}
+
+/// The thinking line for the bottom row while a search reports and the line is on.
+pub fn thinking_text(app: &App, play: &Play, width: u16) -> Option<String> {
+    let report = play.thinking.as_ref().filter(|_| app.show_thinking)?;
+    let line = crate::app::thinking::thinking_line(
+        app.settings.language,
+        report,
+        play.game.position(),
+        play.game.moves().last().copied(),
+        play.notation(app.settings.language),
+        usize::from(width.saturating_sub(1)),
+    );
+    Some(format!(" {line}"))
 }
 
 /// The sides of the hands column: (side, drawn at the top).
