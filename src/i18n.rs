@@ -408,6 +408,12 @@ keys! {
     StatusThinkingHidden,
     /// Help: the thinking-line key.
     KeyThinking,
+    /// Help: the hint key.
+    KeyHint,
+    /// Status: the hint search runs.
+    StatusHintSearching,
+    /// Status: the hinted move.
+    StatusHint,
 }
 
 const ENGLISH: &[(Key, &str)] = &[
@@ -574,6 +580,9 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusThinkingShown, "Thinking line shown (t hides it)"),
     (Key::StatusThinkingHidden, "Thinking line hidden (t shows it)"),
     (Key::KeyThinking, "show or hide the CPU's thinking line"),
+    (Key::KeyHint, "hint: the best move for you, shown on the board"),
+    (Key::StatusHintSearching, "Looking for a good move…"),
+    (Key::StatusHint, "Hint: {}"),
 ];
 
 const KOREAN: &[(Key, &str)] = &[
@@ -740,6 +749,9 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusThinkingShown, "수읽기 줄을 보입니다 (t로 숨김)"),
     (Key::StatusThinkingHidden, "수읽기 줄을 숨깁니다 (t로 보임)"),
     (Key::KeyThinking, "컴퓨터의 수읽기 줄 보이기/숨기기"),
+    (Key::KeyHint, "훈수: 내게 좋은 수를 판에 표시"),
+    (Key::StatusHintSearching, "좋은 수를 찾는 중…"),
+    (Key::StatusHint, "훈수: {}"),
 ];
 
 #[cfg(test)]

@@ -15,7 +15,9 @@ use crate::i18n::{Key, Language};
 use crate::record::autosave::{self, SavedGame};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
-use crate::rules::notation::{default_notation, parse_move_after, Notation, NotationError};
+use crate::rules::notation::{
+    default_notation, format_move_after, parse_move_after, Notation, NotationError,
+};
 use crate::rules::{EndReason, IllegalMove, Move, Outcome, Position, Side};
 pub use setup::{GameChoice, Player, StartField, StartOptions, GAMES};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -203,6 +205,8 @@ pub enum Action {
     },
     /// Show or hide the thinking line (remembered for the session).
     ToggleThinking,
+    /// Search the best move for the human to move and show it.
+    Hint,
 }
 
 /// Work for the event loop.
@@ -283,6 +287,10 @@ pub struct Play {
     pub notation: Option<Notation>,
     /// The latest progress report of the search in progress (cleared when it ends).
     pub thinking: Option<SearchReport>,
+    /// The hint search in progress (the human's side, started by the hint key).
+    pub hint_search: Option<Search>,
+    /// The hinted move, shown on the board until the position changes.
+    pub hint: Option<Move>,
 }
 
 impl Play {
@@ -533,7 +541,9 @@ impl App {
                 self.search_progress(search, *report);
                 return;
             }
-            _ => {}
+            Action::Hint => {}
+            // Any other key or click cancels a hint search.
+            _ => self.stop_hint_search(),
         }
         if self.overlay.is_some() {
             self.update_overlay(action);
@@ -615,6 +625,8 @@ impl App {
             options: self.options,
             notation: None,
             thinking: None,
+            hint_search: None,
+            hint: None,
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -818,6 +830,7 @@ impl App {
                 self.autosave();
             }
             Action::CycleNotation => self.cycle_notation(),
+            Action::Hint => self.start_hint(),
             Action::ToggleThinking => {
                 self.show_thinking = !self.show_thinking;
                 let key = if self.show_thinking {
@@ -1225,6 +1238,7 @@ impl App {
     fn after_change(&mut self) {
         if let Some(play) = &mut self.play {
             play.face_the_mover();
+            play.hint = None;
         }
         self.autosave();
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
@@ -1241,6 +1255,7 @@ impl App {
     fn after_change_without_game_over(&mut self) {
         if let Some(play) = &mut self.play {
             play.face_the_mover();
+            play.hint = None;
         }
         self.autosave();
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
@@ -1275,6 +1290,7 @@ impl App {
     }
 
     fn stop_search(&mut self) {
+        self.stop_hint_search();
         if let Some(play) = &mut self.play {
             if let Some(search) = play.search.take() {
                 search.stop.store(true, Ordering::Relaxed);
@@ -1282,8 +1298,68 @@ impl App {
         }
     }
 
+    fn stop_hint_search(&mut self) {
+        if let Some(play) = &mut self.play {
+            if let Some(search) = play.hint_search.take() {
+                search.stop.store(true, Ordering::Relaxed);
+                play.thinking = None;
+            }
+        }
+    }
+
+    /// The hint key: searches the human's position on a worker (built-in engine at full
+    /// strength for [`HINT_TIME`]); the answer arrives as [`Action::ComputerMove`].
+    fn start_hint(&mut self) {
+        if !self.can_move_now() {
+            return;
+        }
+        let id = self.next_search_id;
+        let Some(play) = &mut self.play else { return };
+        if play.hint_search.is_some() {
+            return;
+        }
+        self.next_search_id += 1;
+        let stop = Arc::new(AtomicBool::new(false));
+        play.hint_search = Some(Search {
+            id,
+            stop: Arc::clone(&stop),
+        });
+        play.hint = None;
+        play.thinking = None;
+        self.effects.push(Effect::StartSearch {
+            id,
+            game: Box::new(play.game.clone()),
+            limits: limits_for_level(MAX_LEVEL, HINT_TIME),
+            stop,
+        });
+        let text = self.text(Key::StatusHintSearching).to_string();
+        self.say(text);
+    }
+
+    /// The answer of a hint search: highlight the move and say it in the game's notation.
+    fn hint_found(&mut self, mv: Option<Move>) {
+        let language = self.settings.language;
+        let Some(play) = &mut self.play else { return };
+        play.hint_search = None;
+        play.thinking = None;
+        let Some(mv) = mv else { return };
+        let position = play.game.position();
+        let previous = play.game.moves().last().copied();
+        let written = format_move_after(position, mv, play.notation(language), previous);
+        play.hint = Some(mv);
+        if !mv.is_drop() && !mv.is_pass() {
+            play.cursor = mv.from;
+        }
+        let text = language.format(Key::StatusHint, &[&written]);
+        self.say(text);
+    }
+
     fn computer_move(&mut self, id: u64, mv: Option<Move>) {
         let Some(play) = &mut self.play else { return };
+        if play.hint_search.as_ref().map(|s| s.id) == Some(id) {
+            self.hint_found(mv);
+            return;
+        }
         if play.search.as_ref().map(|s| s.id) != Some(id) {
             return; // a stale answer from a search that was stopped
         }
@@ -1301,7 +1377,8 @@ impl App {
     /// Keeps the latest progress report of the search in progress (stale ones are dropped).
     fn search_progress(&mut self, id: u64, report: SearchReport) {
         let Some(play) = &mut self.play else { return };
-        if play.search.as_ref().map(|s| s.id) == Some(id) {
+        let current = |search: &Option<Search>| search.as_ref().map(|s| s.id) == Some(id);
+        if current(&play.search) || current(&play.hint_search) {
             play.thinking = Some(report);
         }
     }
@@ -1315,6 +1392,9 @@ impl App {
 /// How long the CPU may think per move while games have no clocks: the whole of it at
 /// level 10 ([`MAX_LEVEL`]), a cap for the node-limited lower levels.
 pub const CPU_MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// How long the hint key's search thinks.
+pub const HINT_TIME: Duration = Duration::from_secs(1);
 
 /// The engine limits of a CPU level: the engine's own level table
 /// ([`crate::engine::limits_for_level`]) with [`CPU_MOVE_TIME`] per move.

@@ -700,3 +700,58 @@ fn watch_mode_plays_both_sides_and_a_new_game_stops_it() {
     assert!(!app.thinking());
     assert_eq!(app.screen, Screen::Start);
 }
+
+#[test]
+fn the_hint_key_searches_highlights_and_says_the_move() {
+    let mut app = new_game(GameKind::Xiangqi);
+    app.take_effects();
+    app.update(Action::Hint);
+    let (id, stop, game) = started_search(&mut app);
+    assert_eq!(game.moves().len(), 0);
+    assert!(!app.thinking(), "a hint is not the CPU's turn");
+    let cannon = game.position().parse_uci("h3e3").unwrap();
+    app.update(Action::ComputerMove {
+        search: id,
+        mv: Some(cannon),
+    });
+    assert!(!stop.load(Ordering::Relaxed));
+    assert_eq!(play(&app).hint, Some(cannon));
+    assert_eq!(status(&app), "Hint: C2.5");
+    let marks = crate::ui::board::Marks::of_play(play(&app));
+    assert_eq!(marks.hint, Some(cannon));
+    assert_eq!(play(&app).cursor, cannon.from);
+    // Playing a move clears the hint.
+    play_keys(&mut app, "h3e3");
+    assert_eq!(play(&app).game.moves().len(), 1);
+    assert_eq!(play(&app).hint, None);
+}
+
+#[test]
+fn any_key_cancels_a_hint_search_and_the_cpu_turn_has_none() {
+    let mut app = new_game(GameKind::Shogi);
+    app.take_effects();
+    app.update(Action::Hint);
+    let (id, stop, game) = started_search(&mut app);
+    app.update(Action::Right);
+    assert!(
+        stop.load(Ordering::Relaxed),
+        "the key stopped the hint search"
+    );
+    let mv = game.legal_moves().as_slice()[0];
+    app.update(Action::ComputerMove {
+        search: id,
+        mv: Some(mv),
+    });
+    assert_eq!(play(&app).hint, None, "a cancelled hint is not shown");
+    assert_eq!(play(&app).game.moves().len(), 0, "nor played");
+    // No hint for the CPU's side.
+    let options = StartOptions {
+        players: [Player::Computer { level: 1 }, Player::Human],
+        ..StartOptions::for_game(GameKind::Shogi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    app.take_effects();
+    app.update(Action::Hint);
+    assert!(app.take_effects().is_empty());
+    assert!(status(&app).contains("CPU"), "{}", status(&app));
+}
