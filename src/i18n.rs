@@ -414,6 +414,18 @@ keys! {
     StatusHintSearching,
     /// Status: the hinted move.
     StatusHint,
+    /// External engine: the executable does not exist (name, command).
+    EngineMissing,
+    /// External engine: could not start (name, reason).
+    EngineSpawnFailed,
+    /// External engine: exited (name, what qipan waited for).
+    EngineCrashed,
+    /// External engine: no answer in time (name, seconds, what qipan waited for).
+    EngineTimeout,
+    /// External engine: an illegal or unreadable move (name, move).
+    EngineIllegalMove,
+    /// External engine: cannot play this game (name, variant).
+    EngineUnsupported,
 }
 
 const ENGLISH: &[(Key, &str)] = &[
@@ -583,6 +595,12 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyHint, "hint: the best move for you, shown on the board"),
     (Key::StatusHintSearching, "Looking for a good move…"),
     (Key::StatusHint, "Hint: {}"),
+    (Key::EngineMissing, "engine {}: the program '{}' was not found"),
+    (Key::EngineSpawnFailed, "engine {} could not be started: {}"),
+    (Key::EngineCrashed, "engine {} stopped running (while waiting for {})"),
+    (Key::EngineTimeout, "engine {} did not answer within {} s (waiting for {})"),
+    (Key::EngineIllegalMove, "engine {} played an illegal move '{}'"),
+    (Key::EngineUnsupported, "engine {} cannot play {}"),
 ];
 
 const KOREAN: &[(Key, &str)] = &[
@@ -752,6 +770,12 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyHint, "훈수: 내게 좋은 수를 판에 표시"),
     (Key::StatusHintSearching, "좋은 수를 찾는 중…"),
     (Key::StatusHint, "훈수: {}"),
+    (Key::EngineMissing, "엔진 {}: 프로그램 '{}'을(를) 찾을 수 없습니다"),
+    (Key::EngineSpawnFailed, "엔진 {}을(를) 시작할 수 없습니다: {}"),
+    (Key::EngineCrashed, "엔진 {}이(가) 멈췄습니다 ({} 기다리는 중)"),
+    (Key::EngineTimeout, "엔진 {}이(가) {}초 안에 답하지 않았습니다 ({} 기다리는 중)"),
+    (Key::EngineIllegalMove, "엔진 {}이(가) 둘 수 없는 수 '{}'을(를) 두었습니다"),
+    (Key::EngineUnsupported, "엔진 {}은(는) {}을(를) 둘 수 없습니다"),
 ];
 
 #[cfg(test)]
