@@ -426,6 +426,14 @@ keys! {
     EngineIllegalMove,
     /// External engine: cannot play this game (name, variant).
     EngineUnsupported,
+    /// External engine: declared a win that the rules do not give.
+    EngineFalseDeclaration,
+    /// Status: an engine failed, the human takes its side (message).
+    StatusEngineFailed,
+    /// Status: the hint engine failed (message).
+    StatusHintFailed,
+    /// Player label for an engine missing from the settings (index).
+    EngineNumber,
 }
 
 const ENGLISH: &[(Key, &str)] = &[
@@ -601,6 +609,10 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::EngineTimeout, "engine {} did not answer within {} s (waiting for {})"),
     (Key::EngineIllegalMove, "engine {} played an illegal move '{}'"),
     (Key::EngineUnsupported, "engine {} cannot play {}"),
+    (Key::EngineFalseDeclaration, "the engine declared a win the rules do not give"),
+    (Key::StatusEngineFailed, "{} — you may take over this side or pick another opponent (n)"),
+    (Key::StatusHintFailed, "No hint: {}"),
+    (Key::EngineNumber, "engine {}"),
 ];
 
 const KOREAN: &[(Key, &str)] = &[
@@ -776,6 +788,10 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::EngineTimeout, "엔진 {}이(가) {}초 안에 답하지 않았습니다 ({} 기다리는 중)"),
     (Key::EngineIllegalMove, "엔진 {}이(가) 둘 수 없는 수 '{}'을(를) 두었습니다"),
     (Key::EngineUnsupported, "엔진 {}은(는) {}을(를) 둘 수 없습니다"),
+    (Key::EngineFalseDeclaration, "엔진이 규칙에 맞지 않는 승리를 선언했습니다"),
+    (Key::StatusEngineFailed, "{} — 이 편을 직접 두거나 다른 상대를 고르세요 (n)"),
+    (Key::StatusHintFailed, "훈수 없음: {}"),
+    (Key::EngineNumber, "엔진 {}"),
 ];
 
 #[cfg(test)]

@@ -15,3 +15,4 @@ pub mod record;
 pub mod rules;
 pub mod tui;
 pub mod ui;
+pub mod workers;

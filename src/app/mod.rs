@@ -12,6 +12,7 @@ pub mod thinking;
 
 use crate::engine::{limits_for_level, Limits, MAX_LEVEL};
 use crate::i18n::{Key, Language};
+use crate::protocol::client::EngineSpec;
 use crate::record::autosave::{self, SavedGame};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
@@ -47,12 +48,16 @@ impl GlyphSet {
 }
 
 /// Settings that do not change during a session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// Interface language.
     pub language: Language,
     /// Glyph set.
     pub glyphs: GlyphSet,
+    /// External engines the start screen offers after the CPU levels.
+    pub engines: Vec<EngineSpec>,
+    /// The engine the hint key asks (index into `engines`); `None` for the built-in one.
+    pub hint_engine: Option<usize>,
 }
 
 impl Default for Settings {
@@ -60,6 +65,8 @@ impl Default for Settings {
         Settings {
             language: Language::English,
             glyphs: GlyphSet::Cjk,
+            engines: Vec::new(),
+            hint_engine: None,
         }
     }
 }
@@ -205,6 +212,24 @@ pub enum Action {
     },
     /// Show or hide the thinking line (remembered for the session).
     ToggleThinking,
+    /// The external engine of this search resigned.
+    EngineResigns {
+        /// The search id.
+        search: u64,
+    },
+    /// The external engine of this search declared a win (shogi's entering-king rule).
+    EngineDeclaresWin {
+        /// The search id.
+        search: u64,
+    },
+    /// The external engine of this search failed: it is missing, crashed, silent or
+    /// played an illegal move. Its side is handed to the human.
+    EngineFailed {
+        /// The search id.
+        search: u64,
+        /// What went wrong, in the interface language.
+        message: String,
+    },
     /// Search the best move for the human to move and show it.
     Hint,
 }
@@ -222,7 +247,11 @@ pub enum Effect {
         limits: Limits,
         /// Set to stop the search early.
         stop: Arc<AtomicBool>,
+        /// The external engine to ask (index into [`Settings::engines`]); `None` for the built-in one.
+        engine: Option<usize>,
     },
+    /// A new game: external engines of the last game are ended (they start again when needed).
+    ResetEngines,
     /// Write this text to the autosave file (atomically); see [`crate::record::autosave`].
     Autosave(String),
     /// Delete the autosave file: the game ended or there is none to keep.
@@ -453,8 +482,10 @@ impl App {
     /// The game in progress as autosave data.
     pub fn saved_game(&self) -> Option<SavedGame> {
         let play = self.play.as_ref()?;
+        // External engines are saved as a human seat: the resumed game is the human's to
+        // continue or to hand to an opponent again.
         let seat = |player: Player| match player {
-            Player::Human => None,
+            Player::Human | Player::Engine { .. } => None,
             Player::Computer { level } => Some(level),
         };
         Some(SavedGame {
@@ -541,6 +572,18 @@ impl App {
                 self.search_progress(search, *report);
                 return;
             }
+            Action::EngineResigns { search } => {
+                self.engine_ends_game(search, false);
+                return;
+            }
+            Action::EngineDeclaresWin { search } => {
+                self.engine_ends_game(search, true);
+                return;
+            }
+            Action::EngineFailed { search, message } => {
+                self.engine_failed(search, &message);
+                return;
+            }
             Action::Hint => {}
             // Any other key or click cancels a hint search.
             _ => self.stop_hint_search(),
@@ -565,8 +608,8 @@ impl App {
         match action {
             Action::Up => self.start_row = self.start_row.saturating_sub(1),
             Action::Down => self.start_row = (self.start_row + 1).min(fields.len() - 1),
-            Action::Left => self.options.change(fields[self.start_row], -1),
-            Action::Right => self.options.change(fields[self.start_row], 1),
+            Action::Left => self.change_option(fields[self.start_row], -1),
+            Action::Right => self.change_option(fields[self.start_row], 1),
             Action::Select => self.start_from_row(fields[self.start_row]),
             Action::ClickStartRow(row) if row < fields.len() => {
                 let button = matches!(fields[row], StartField::Start | StartField::Continue);
@@ -575,7 +618,7 @@ impl App {
                     if button {
                         self.start_from_row(fields[row]);
                     } else {
-                        self.options.change(fields[row], 1);
+                        self.change_option(fields[row], 1);
                     }
                 } else {
                     self.start_row = row;
@@ -584,6 +627,17 @@ impl App {
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Quit | Action::Cancel => self.quit = true,
             _ => {}
+        }
+    }
+
+    /// Changes a start-screen row; the player rows also step through the external engines.
+    fn change_option(&mut self, field: StartField, delta: i32) {
+        match field {
+            StartField::Player(side) => {
+                let player = &mut self.options.players[side.index()];
+                *player = player.step_with_engines(delta, self.settings.engines.len());
+            }
+            other => self.options.change(other, delta),
         }
     }
 
@@ -606,6 +660,9 @@ impl App {
 
     fn begin(&mut self, game: Game, players: [Player; 2]) {
         self.stop_search();
+        if !self.settings.engines.is_empty() {
+            self.effects.push(Effect::ResetEngines);
+        }
         // The offer is gone once a game starts: this game's autosave replaces it.
         self.resume = None;
         let position = game.position();
@@ -1271,8 +1328,10 @@ impl App {
             return;
         }
         let side = play.game.position().side_to_move();
-        let Player::Computer { level } = play.player(side) else {
-            return;
+        let (limits, engine) = match play.player(side) {
+            Player::Human => return,
+            Player::Computer { level } => (cpu_limits(level), None),
+            Player::Engine { index } => (limits_for_level(MAX_LEVEL, CPU_MOVE_TIME), Some(index)),
         };
         self.next_search_id += 1;
         let stop = Arc::new(AtomicBool::new(false));
@@ -1284,8 +1343,9 @@ impl App {
         self.effects.push(Effect::StartSearch {
             id,
             game: Box::new(play.game.clone()),
-            limits: cpu_limits(level),
+            limits,
             stop,
+            engine,
         });
     }
 
@@ -1331,6 +1391,7 @@ impl App {
             game: Box::new(play.game.clone()),
             limits: limits_for_level(MAX_LEVEL, HINT_TIME),
             stop,
+            engine: self.settings.hint_engine,
         });
         let text = self.text(Key::StatusHintSearching).to_string();
         self.say(text);
@@ -1372,6 +1433,65 @@ impl App {
             }
             self.play_move(mv);
         }
+    }
+
+    /// The engine of the current search resigned (`declares_win` false) or declared a win.
+    fn engine_ends_game(&mut self, id: u64, declares_win: bool) {
+        let Some(play) = &mut self.play else { return };
+        if play.search.as_ref().map(|s| s.id) != Some(id) {
+            return;
+        }
+        play.search = None;
+        play.thinking = None;
+        let side = play.game.position().side_to_move();
+        let outcome = if !declares_win {
+            Some(Outcome::win(side.opponent(), EndReason::Resignation))
+        } else {
+            match play.game.position() {
+                AnyPosition::Shogi(shogi) if shogi.declaration_wins(side) => {
+                    Some(Outcome::win(side, EndReason::Impasse))
+                }
+                _ => None,
+            }
+        };
+        match outcome {
+            Some(outcome) => {
+                play.game.declare(outcome);
+                self.overlay = None;
+                self.after_change();
+            }
+            None => {
+                let message = self.text(Key::EngineFalseDeclaration).to_string();
+                self.hand_side_to_human(side, &message);
+            }
+        }
+    }
+
+    /// An external engine failed: its side goes to the human and the game goes on.
+    fn engine_failed(&mut self, id: u64, message: &str) {
+        let Some(play) = &mut self.play else { return };
+        let is = |search: &Option<Search>| search.as_ref().map(|s| s.id) == Some(id);
+        if is(&play.hint_search) {
+            play.hint_search = None;
+            play.thinking = None;
+            self.refuse_text(Key::StatusHintFailed, &[message]);
+            return;
+        }
+        if !is(&play.search) {
+            return;
+        }
+        play.search = None;
+        play.thinking = None;
+        let side = play.game.position().side_to_move();
+        self.hand_side_to_human(side, message);
+    }
+
+    fn hand_side_to_human(&mut self, side: Side, message: &str) {
+        let Some(play) = &mut self.play else { return };
+        play.players[side.index()] = Player::Human;
+        play.options.players[side.index()] = Player::Human;
+        self.refuse_text(Key::StatusEngineFailed, &[message]);
+        self.start_search_if_needed();
     }
 
     /// Keeps the latest progress report of the search in progress (stale ones are dropped).

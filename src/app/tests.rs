@@ -130,6 +130,7 @@ fn the_korean_interface_explains_in_korean() {
         Settings {
             language: Language::Korean,
             glyphs: GlyphSet::Cjk,
+            ..Settings::default()
         },
         StartOptions::for_game(GameKind::Janggi),
     );
@@ -431,6 +432,7 @@ fn the_computer_answers_through_an_effect() {
         game,
         limits,
         stop,
+        ..
     } = &effects[1]
     else {
         panic!("no search: {effects:?}");
@@ -510,7 +512,7 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
     effects.iter().rev().find_map(|effect| match effect {
         Effect::Autosave(text) => Some(Some(text.clone())),
         Effect::RemoveAutosave => Some(None),
-        Effect::StartSearch { .. } => None,
+        Effect::StartSearch { .. } | Effect::ResetEngines => None,
     })
 }
 
@@ -754,4 +756,118 @@ fn any_key_cancels_a_hint_search_and_the_cpu_turn_has_none() {
     app.update(Action::Hint);
     assert!(app.take_effects().is_empty());
     assert!(status(&app).contains("CPU"), "{}", status(&app));
+}
+
+/// The screen's characters, row after row.
+fn screen_text(app: &App, width: u16, height: u16) -> String {
+    let area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut buffer = ratatui::buffer::Buffer::empty(area);
+    crate::ui::render_buffer(app, area, &mut buffer);
+    buffer.content().iter().map(|cell| cell.symbol()).collect()
+}
+
+fn with_engine() -> Settings {
+    Settings {
+        engines: vec![crate::protocol::client::EngineSpec::from_flag(
+            "fsf=/usr/games/fairy-stockfish",
+        )
+        .unwrap()],
+        hint_engine: Some(0),
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn the_start_screen_offers_external_engines_after_the_levels() {
+    let mut app = App::new(with_engine());
+    let fields = app.start_fields();
+    let second = fields
+        .iter()
+        .position(|f| *f == StartField::Player(Side::Second))
+        .unwrap();
+    app.start_row = second;
+    // Human → left wraps to the last choice, the engine.
+    app.update(Action::Left);
+    assert_eq!(app.options.players[1], Player::Engine { index: 0 });
+    app.update(Action::Left);
+    assert_eq!(app.options.players[1], Player::Computer { level: 10 });
+    app.update(Action::Right);
+    let screen = screen_text(&app, 80, 24);
+    assert!(screen.contains("fsf"), "{screen}");
+    // A game against it: the engine is reset for the new game and asked when it is its turn.
+    app.start_game();
+    let effects = app.take_effects();
+    assert!(matches!(effects[0], Effect::ResetEngines));
+    play_keys(&mut app, "h3e3");
+    let search = app
+        .take_effects()
+        .into_iter()
+        .find_map(|effect| match effect {
+            Effect::StartSearch { engine, limits, .. } => Some((engine, limits)),
+            _ => None,
+        })
+        .expect("the engine is asked");
+    assert_eq!(search.0, Some(0));
+    assert_eq!(search.1.movetime, Some(CPU_MOVE_TIME));
+}
+
+#[test]
+fn a_failed_engine_hands_its_side_to_the_human_and_the_game_goes_on() {
+    let options = StartOptions {
+        players: [Player::Human, Player::Engine { index: 0 }],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(with_engine(), options);
+    play_keys(&mut app, "h3e3");
+    let (id, _, _) = started_search(&mut app);
+    app.update(Action::EngineFailed {
+        search: id,
+        message: "engine fsf stopped running".to_string(),
+    });
+    assert!(!app.thinking());
+    assert_eq!(play(&app).players[1], Player::Human);
+    let text = status(&app);
+    assert!(text.contains("engine fsf stopped running"), "{text}");
+    assert!(text.contains("take over"), "{text}");
+    // The human now moves Black's pieces; the game goes on.
+    play_keys(&mut app, "h10g8");
+    assert_eq!(play(&app).game.moves().len(), 2);
+    assert!(play(&app).in_progress());
+}
+
+#[test]
+fn an_engine_can_resign_and_a_hint_can_come_from_an_engine() {
+    let options = StartOptions {
+        players: [Player::Engine { index: 0 }, Player::Human],
+        ..StartOptions::for_game(GameKind::Shogi)
+    };
+    let mut app = App::with_game(with_engine(), options);
+    let (id, _, _) = started_search(&mut app);
+    app.update(Action::EngineResigns { search: id });
+    let outcome = play(&app).game.outcome().expect("the game ended");
+    assert_eq!(outcome.winner(), Some(Side::Second));
+    assert_eq!(outcome.reason(), EndReason::Resignation);
+
+    let mut app = App::with_game(with_engine(), StartOptions::for_game(GameKind::Janggi));
+    app.take_effects();
+    app.update(Action::Hint);
+    let engine = app
+        .take_effects()
+        .into_iter()
+        .find_map(|effect| match effect {
+            Effect::StartSearch { engine, id, .. } => Some((engine, id)),
+            _ => None,
+        });
+    let (engine, id) = engine.expect("a hint search");
+    assert_eq!(engine, Some(0));
+    app.update(Action::EngineFailed {
+        search: id,
+        message: "engine fsf: the program was not found".to_string(),
+    });
+    assert!(
+        status(&app).starts_with("No hint: engine fsf"),
+        "{}",
+        status(&app)
+    );
+    assert!(app.status.as_ref().unwrap().error);
 }

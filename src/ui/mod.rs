@@ -168,10 +168,15 @@ fn side_label_style(game: GameKind, side: Side) -> Style {
     Style::new().fg(color).add_modifier(Modifier::BOLD)
 }
 
-fn player_text(language: Language, player: Player) -> String {
+fn player_text(app: &App, player: Player) -> String {
+    let language = app.settings.language;
     match player {
         Player::Human => language.text(Key::Human).to_string(),
         Player::Computer { level } => language.format(Key::ComputerLevel, &[&level.to_string()]),
+        Player::Engine { index } => match app.settings.engines.get(index) {
+            Some(spec) => spec.name.clone(),
+            None => language.format(Key::EngineNumber, &[&(index + 1).to_string()]),
+        },
     }
 }
 
@@ -406,7 +411,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 side_label_style(game, side),
             ),
             Span::styled(
-                format!("  {}", player_text(language, play.player(side))),
+                format!("  {}", player_text(app, play.player(side))),
                 theme.dim,
             ),
         ]));
@@ -654,7 +659,7 @@ fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
                 format!("{} {}", handicap.japanese(), handicap.english())
             }
         }
-        StartField::Player(side) => player_text(language, options.players[side.index()]),
+        StartField::Player(side) => player_text(app, options.players[side.index()]),
         StartField::Time => language.text(Key::TimeUnlimited).to_string(),
         StartField::Start => language.text(Key::StartButton).to_string(),
         StartField::Continue => match &app.resume {

@@ -19,6 +19,7 @@ fn settings(glyphs: GlyphSet) -> Settings {
     Settings {
         language: Language::English,
         glyphs,
+        ..Settings::default()
     }
 }
 
@@ -54,6 +55,7 @@ fn korean_midgame_with_help_and_game_over() {
     let korean = Settings {
         language: Language::Korean,
         glyphs: GlyphSet::Cjk,
+        ..Settings::default()
     };
     let mut app = midgame(korean, GameKind::Janggi);
     app.update(crate::app::Action::Help);
