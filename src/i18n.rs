@@ -434,6 +434,8 @@ keys! {
     StatusHintFailed,
     /// Player label for an engine missing from the settings (index).
     EngineNumber,
+    /// Status: the CPU accepted the draw offer.
+    StatusDrawAccepted,
 }
 
 const ENGLISH: &[(Key, &str)] = &[
@@ -613,6 +615,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusEngineFailed, "{} — you may take over this side or pick another opponent (n)"),
     (Key::StatusHintFailed, "No hint: {}"),
     (Key::EngineNumber, "engine {}"),
+    (Key::StatusDrawAccepted, "The draw offer was accepted"),
 ];
 
 const KOREAN: &[(Key, &str)] = &[
@@ -792,6 +795,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusEngineFailed, "{} — 이 편을 직접 두거나 다른 상대를 고르세요 (n)"),
     (Key::StatusHintFailed, "훈수 없음: {}"),
     (Key::EngineNumber, "엔진 {}"),
+    (Key::StatusDrawAccepted, "무승부 제안을 받아들였습니다"),
 ];
 
 #[cfg(test)]

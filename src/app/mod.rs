@@ -6,6 +6,7 @@
 //! Nothing here draws: `ui` renders a `&App`. Every rule question goes to the
 //! rules engine (`Game`, `AnyPosition`).
 
+pub mod draw;
 pub mod keymap;
 pub mod setup;
 pub mod thinking;
@@ -320,6 +321,8 @@ pub struct Play {
     pub hint_search: Option<Search>,
     /// The hinted move, shown on the board until the position changes.
     pub hint: Option<Move>,
+    /// The final score of each CPU search of this game, for answering draw offers.
+    pub evaluations: Vec<draw::Evaluation>,
 }
 
 impl Play {
@@ -684,6 +687,7 @@ impl App {
             thinking: None,
             hint_search: None,
             hint: None,
+            evaluations: Vec::new(),
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -1200,6 +1204,9 @@ impl App {
                 play.redo.push(mv);
             }
         }
+        // Scores of taken-back positions no longer speak for the game.
+        let played = play.game.moves().len();
+        play.evaluations.retain(|e| e.ply < played);
         self.status = None;
         self.overlay = None;
         self.after_change_without_game_over();
@@ -1284,8 +1291,19 @@ impl App {
         };
         if play.player(side.opponent()) == Player::Human {
             self.overlay = Some(Overlay::Confirm(Question::DrawOffer(side)));
+        } else if draw::accepts_draw(&play.evaluations, side.opponent()) {
+            self.stop_search();
+            if let Some(play) = &mut self.play {
+                play.game.accept_draw();
+            }
+            self.after_change();
+            if self.play.as_ref().is_some_and(|p| p.in_progress()) {
+                // Gungjanggi: the accepted offer starts its judging phase.
+                let text = self.text(Key::StatusDrawAccepted).to_string();
+                self.say(text);
+            }
         } else {
-            // The CPU plays on.
+            // The CPU sees something better for itself and plays on.
             self.refuse_text(Key::StatusDrawDeclined, &[]);
         }
     }
@@ -1425,7 +1443,13 @@ impl App {
             return; // a stale answer from a search that was stopped
         }
         play.search = None;
-        play.thinking = None;
+        if let Some(report) = play.thinking.take() {
+            play.evaluations.push(draw::Evaluation {
+                ply: play.game.moves().len(),
+                side: play.game.position().side_to_move(),
+                score: report.score,
+            });
+        }
         if let Some(mv) = mv {
             // Keep a half-made human selection out of the way of the CPU's move.
             if !matches!(self.overlay, Some(Overlay::Help { .. })) {

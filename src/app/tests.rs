@@ -871,3 +871,54 @@ fn an_engine_can_resign_and_a_hint_can_come_from_an_engine() {
     );
     assert!(app.status.as_ref().unwrap().error);
 }
+
+/// The CPU (second player) answers with `mv` after reporting `score` for its search.
+fn cpu_answers(app: &mut App, score: crate::engine::Score) {
+    let (id, stop, game) = started_search(app);
+    let mv = crate::engine::best_move(&game, cpu_limits(1), &stop, &mut |_| {});
+    let report = SearchReport {
+        depth: 3,
+        score,
+        nodes: 100,
+        nodes_per_second: 1000,
+        principal_variation: mv.into_iter().collect(),
+    };
+    app.update(Action::SearchProgress {
+        search: id,
+        report: Box::new(report),
+    });
+    app.update(Action::ComputerMove { search: id, mv });
+}
+
+#[test]
+fn the_cpu_accepts_a_draw_only_when_its_searches_see_no_advantage() {
+    use crate::engine::Score;
+    let options = StartOptions {
+        players: [Player::Human, Player::Computer { level: 1 }],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    let human_moves = ["a1a2", "a2a1", "a1a2", "a2a1"];
+    for (index, score) in [
+        Score::Centipawns(60),
+        Score::Centipawns(0),
+        Score::Centipawns(-5),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        type_move(&mut app, human_moves[index]);
+        cpu_answers(&mut app, score);
+    }
+    // One of the last three searches saw +0.60 for the CPU: it plays on.
+    app.update(Action::OfferDraw);
+    assert_eq!(status(&app), "The draw was declined");
+    assert!(play(&app).in_progress());
+    type_move(&mut app, human_moves[3]);
+    cpu_answers(&mut app, Score::Centipawns(8));
+    // Now 0.00, -0.05, +0.08: dead equal, the draw is agreed.
+    app.update(Action::OfferDraw);
+    let outcome = play(&app).game.outcome().expect("a draw");
+    assert_eq!(outcome.winner(), None);
+    assert_eq!(outcome.reason(), EndReason::Agreement);
+}
