@@ -246,3 +246,76 @@ fn fairy_stockfish_plays_every_game_when_installed() {
         }
     }
 }
+
+/// A tiny UCI engine written in sh that answers `go` with `reply` (or exits when it is empty).
+fn scripted_engine(name: &str, reply: &str) -> EngineSpec {
+    let on_go = if reply.is_empty() {
+        "exit 0".to_string()
+    } else {
+        format!("echo 'info depth 1 score cp 0 pv {reply}'; echo 'bestmove {reply}'")
+    };
+    let script = format!(
+        "while read -r line; do case \"$line\" in \
+         uci) echo 'id name scripted'; echo uciok;; \
+         isready) echo readyok;; \
+         go*) {on_go};; \
+         quit) exit 0;; \
+         esac; done"
+    );
+    EngineSpec {
+        name: name.to_string(),
+        command: "sh".to_string(),
+        args: vec!["-c".to_string(), script],
+        protocol: EngineProtocol::Uci,
+        options: Vec::new(),
+    }
+}
+
+#[test]
+fn an_illegal_bestmove_is_refused_with_the_move_named() {
+    let mut engine = ExternalEngine::start_with(&scripted_engine("liar", "a1a9"), short_timeouts())
+        .expect("the script starts");
+    let game = Game::from_variant(Variant::Xiangqi);
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(100)),
+        ..Limits::default()
+    };
+    let error = engine
+        .search(&game, &limits, &AtomicBool::new(false), &mut |_| {})
+        .unwrap_err();
+    assert_eq!(
+        error,
+        EngineError::IllegalMove {
+            name: "liar".to_string(),
+            text: "a1a9".to_string()
+        }
+    );
+    assert!(error.to_string().contains("a1a9"), "{error}");
+    // A resigning engine is read as resigning.
+    let mut engine =
+        ExternalEngine::start_with(&scripted_engine("quitter", "resign"), short_timeouts())
+            .unwrap();
+    let answer = engine.search(&game, &limits, &AtomicBool::new(false), &mut |_| {});
+    assert_eq!(answer, Ok(EngineMove::Resign));
+}
+
+#[test]
+fn an_engine_that_dies_while_thinking_is_reported_at_once() {
+    let mut engine = ExternalEngine::start_with(&scripted_engine("dies", ""), short_timeouts())
+        .expect("the script starts");
+    let game = Game::from_variant(Variant::Janggi(JanggiRules::KJA));
+    let limits = Limits {
+        movetime: Some(Duration::from_secs(30)),
+        ..Limits::default()
+    };
+    let started = Instant::now();
+    let error = engine
+        .search(&game, &limits, &AtomicBool::new(false), &mut |_| {})
+        .unwrap_err();
+    assert!(matches!(error, EngineError::Crashed { .. }), "{error:?}");
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
