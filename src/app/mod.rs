@@ -637,8 +637,17 @@ impl App {
     fn change_option(&mut self, field: StartField, delta: i32) {
         match field {
             StartField::Player(side) => {
+                // Engines that cannot play the chosen game (USI engines outside shogi) are skipped.
+                let variant = self.options.variant();
+                let engines = &self.settings.engines;
                 let player = &mut self.options.players[side.index()];
-                *player = player.step_with_engines(delta, self.settings.engines.len());
+                for _ in 0..=11 + engines.len() {
+                    *player = player.step_with_engines(delta, engines.len());
+                    match *player {
+                        Player::Engine { index } if !engines[index].can_play(variant) => {}
+                        _ => break,
+                    }
+                }
             }
             other => self.options.change(other, delta),
         }
@@ -1426,9 +1435,6 @@ impl App {
         let previous = play.game.moves().last().copied();
         let written = format_move_after(position, mv, play.notation(language), previous);
         play.hint = Some(mv);
-        if !mv.is_drop() && !mv.is_pass() {
-            play.cursor = mv.from;
-        }
         let text = language.format(Key::StatusHint, &[&written]);
         self.say(text);
     }

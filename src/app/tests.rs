@@ -721,7 +721,21 @@ fn the_hint_key_searches_highlights_and_says_the_move() {
     assert_eq!(status(&app), "Hint: C2.5");
     let marks = crate::ui::board::Marks::of_play(play(&app));
     assert_eq!(marks.hint, Some(cannon));
-    assert_eq!(play(&app).cursor, cannon.from);
+    // Both squares are lit on the screen.
+    let area = ratatui::layout::Rect::new(0, 0, 100, 30);
+    let mut buffer = ratatui::buffer::Buffer::empty(area);
+    crate::ui::render_buffer(&app, area, &mut buffer);
+    let hint_background = ratatui::style::Color::Rgb(110, 210, 150);
+    for square in [cannon.from, cannon.to] {
+        let lit = (0..area.height).any(|y| {
+            (0..area.width).any(|x| {
+                crate::ui::hit_test(&app, area, x, y)
+                    == Some(crate::ui::board::HitTarget::Square(square))
+                    && buffer[(x, y)].bg == hint_background
+            })
+        });
+        assert!(lit, "square {square} is not lit");
+    }
     // Playing a move clears the hint.
     play_keys(&mut app, "h3e3");
     assert_eq!(play(&app).game.moves().len(), 1);
@@ -809,6 +823,26 @@ fn the_start_screen_offers_external_engines_after_the_levels() {
         .expect("the engine is asked");
     assert_eq!(search.0, Some(0));
     assert_eq!(search.1.movetime, Some(CPU_MOVE_TIME));
+
+    // A USI engine is offered for shogi only.
+    let mut settings = with_engine();
+    settings
+        .engines
+        .push(crate::protocol::client::EngineSpec::from_flag("shogi-usi=engine").unwrap());
+    let mut app = App::new(settings);
+    let row = |app: &App| {
+        app.start_fields()
+            .iter()
+            .position(|f| *f == StartField::Player(Side::First))
+            .unwrap()
+    };
+    app.start_row = row(&app);
+    app.update(Action::Left);
+    assert_eq!(app.options.players[0], Player::Engine { index: 0 });
+    app.options = StartOptions::for_game(GameKind::Shogi);
+    app.start_row = row(&app);
+    app.update(Action::Left);
+    assert_eq!(app.options.players[0], Player::Engine { index: 1 });
 }
 
 #[test]
