@@ -60,9 +60,32 @@ impl EnginePool {
     }
 }
 
+impl EnginePool {
+    /// Ends every engine, waiting up to `wait` for busy ones (their searches were told
+    /// to stop and answer within moments); an engine still busy after that ends when its
+    /// worker lets go of it, or at the latest when qipan's pipes close.
+    pub fn shut_down(&self, wait: Duration) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        let deadline = Instant::now() + wait;
+        let slots: Vec<Slot> = self.slots.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        for slot in slots {
+            loop {
+                if let Ok(mut held) = slot.try_lock() {
+                    *held = None;
+                    break;
+                }
+                if Instant::now() >= deadline {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+}
+
 impl Drop for EnginePool {
     fn drop(&mut self) {
-        self.reset();
+        self.shut_down(Duration::from_secs(2));
     }
 }
 
@@ -186,4 +209,43 @@ fn run_external(
         thread::sleep(rest);
     }
     result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::client::EngineProtocol;
+    use crate::rules::any::Variant;
+    use std::sync::mpsc::channel;
+
+    #[test]
+    fn a_missing_engine_answers_engine_failed_and_a_stopped_search_stays_silent() {
+        let pool = EnginePool::new();
+        let (sender, receiver) = channel();
+        let spec = EngineSpec {
+            name: "ghost".to_string(),
+            command: "/nonexistent/ghost-engine".to_string(),
+            args: Vec::new(),
+            protocol: EngineProtocol::Uci,
+            options: Vec::new(),
+        };
+        let search = |id, stop: bool| ExternalSearch {
+            id,
+            index: 0,
+            spec: Some(spec.clone()),
+            game: Game::from_variant(Variant::Xiangqi),
+            limits: Limits::default(),
+            stop: Arc::new(AtomicBool::new(stop)),
+            language: Language::English,
+        };
+        spawn_external(&pool, search(7, false), sender.clone());
+        let answer = receiver.recv_timeout(Duration::from_secs(5)).unwrap();
+        let Action::EngineFailed { search: 7, message } = answer else {
+            panic!("{answer:?}");
+        };
+        assert!(message.contains("/nonexistent/ghost-engine"), "{message}");
+        spawn_external(&pool, search(8, true), sender);
+        assert!(receiver.recv_timeout(Duration::from_millis(500)).is_err());
+        pool.shut_down(Duration::from_secs(1));
+    }
 }
