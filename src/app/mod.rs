@@ -1405,6 +1405,14 @@ impl App {
         if play.hint_search.is_some() {
             return;
         }
+        // The configured hint engine when it plays this game, else the built-in one.
+        let variant = play.game.variant();
+        let engines = &self.settings.engines;
+        let hint_engine = self.settings.hint_engine.filter(|&index| {
+            engines
+                .get(index)
+                .is_some_and(|spec| spec.can_play(variant))
+        });
         self.next_search_id += 1;
         let stop = Arc::new(AtomicBool::new(false));
         play.hint_search = Some(Search {
@@ -1418,7 +1426,7 @@ impl App {
             game: Box::new(play.game.clone()),
             limits: limits_for_level(MAX_LEVEL, HINT_TIME),
             stop,
-            engine: self.settings.hint_engine,
+            engine: hint_engine,
         });
         let text = self.text(Key::StatusHintSearching).to_string();
         self.say(text);

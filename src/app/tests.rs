@@ -667,7 +667,13 @@ fn the_thinking_line_follows_the_search_and_t_toggles_it() {
     assert!(text.contains("-0.42"), "{text}");
     assert!(text.contains("25k nps"), "{text}");
     assert!(text.contains("C2.5"), "{text}"); // English shows WXF
-                                              // `t` hides it for the session and shows it again.
+    let screen = screen_text(&app, 80, 24);
+    let bottom = screen.lines().last().unwrap_or("");
+    assert!(
+        bottom.contains("depth 7"),
+        "the bottom row shows it: {bottom}"
+    );
+    // `t` hides it for the session and shows it again.
     app.update(Action::ToggleThinking);
     assert!(!app.show_thinking);
     assert!(crate::ui::thinking_text(&app, play(&app), 80).is_none());
@@ -772,12 +778,17 @@ fn any_key_cancels_a_hint_search_and_the_cpu_turn_has_none() {
     assert!(status(&app).contains("CPU"), "{}", status(&app));
 }
 
-/// The screen's characters, row after row.
+/// The screen's characters, one line per row.
 fn screen_text(app: &App, width: u16, height: u16) -> String {
     let area = ratatui::layout::Rect::new(0, 0, width, height);
     let mut buffer = ratatui::buffer::Buffer::empty(area);
     crate::ui::render_buffer(app, area, &mut buffer);
-    buffer.content().iter().map(|cell| cell.symbol()).collect()
+    let symbols: Vec<&str> = buffer.content().iter().map(|cell| cell.symbol()).collect();
+    symbols
+        .chunks(usize::from(width))
+        .map(|row| row.concat())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 fn with_engine() -> Settings {
