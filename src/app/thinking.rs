@@ -1,44 +1,16 @@
 //! What the app keeps of a CPU search in progress, and the one-line summary the
 //! thinking line shows: `depth 9  +0.35  12k nps  PV: 炮二平五 馬８進７ …`.
 //!
-//! Pure: the worker turns the engine's [`SearchInfo`] into a [`SearchReport`] and
+//! Pure: the worker turns the engine's [`crate::engine::SearchInfo`] into a [`SearchReport`] and
 //! sends it as an action; the renderer asks [`thinking_line`] for the text.
 
-use crate::engine::{Score, SearchInfo};
+pub use crate::engine::report::SearchReport;
+use crate::engine::Score;
 use crate::i18n::{Key, Language};
 use crate::rules::any::AnyPosition;
 use crate::rules::notation::{format_move_after, Notation};
 use crate::rules::{Move, MoveList, Position};
 use unicode_width::UnicodeWidthChar;
-
-/// One progress report of a search (built-in or external engine), from the mover's view.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchReport {
-    /// Depth completed.
-    pub depth: u32,
-    /// The score of the best line, from the side to move's point of view.
-    pub score: Score,
-    /// Nodes searched so far.
-    pub nodes: u64,
-    /// Nodes per second.
-    pub nodes_per_second: u64,
-    /// The best line, first move first.
-    pub principal_variation: Vec<Move>,
-}
-
-impl SearchReport {
-    /// The report of a completed depth of the built-in engine.
-    pub fn from_info(info: &SearchInfo) -> SearchReport {
-        let millis = info.elapsed.as_millis().max(1) as u64;
-        SearchReport {
-            depth: info.depth,
-            score: info.score,
-            nodes: info.nodes,
-            nodes_per_second: info.nodes.saturating_mul(1000) / millis,
-            principal_variation: info.principal_variation.clone(),
-        }
-    }
-}
 
 /// A score in pawns with its sign (`+0.35`, `-1.20`), or a mate distance (`M5`, `-M3`).
 pub fn score_text(score: Score) -> String {

@@ -9,7 +9,7 @@
 //! a hang. Dropping the engine sends `quit` and kills the process.
 
 use super::Dialect;
-use crate::app::thinking::SearchReport;
+use crate::engine::report::SearchReport;
 use crate::engine::{Limits, Score};
 use crate::i18n::{Key, Language};
 use crate::rules::any::{AnyPosition, GameKind, Variant};
