@@ -328,7 +328,7 @@ impl ExternalEngine {
             EngineProtocol::Uci => ("uci", "uciok"),
             EngineProtocol::Usi => ("usi", "usiok"),
         };
-        self.send(hello, "the handshake")?;
+        self.send(hello, ok)?;
         let deadline = Instant::now() + self.timeouts.handshake;
         loop {
             let line = self.read_line(deadline, ok, self.timeouts.handshake)?;
