@@ -440,6 +440,42 @@ keys! {
     TooSmall,
     /// Footer hint during a game.
     GameHints,
+    /// The thinking line: depth, score, speed, principal variation.
+    ThinkingLine,
+    /// Status: the thinking line is shown.
+    StatusThinkingShown,
+    /// Status: the thinking line is hidden.
+    StatusThinkingHidden,
+    /// Help: the thinking-line key.
+    KeyThinking,
+    /// Help: the hint key.
+    KeyHint,
+    /// Status: the hint search runs.
+    StatusHintSearching,
+    /// Status: the hinted move.
+    StatusHint,
+    /// External engine: the executable does not exist (name, command).
+    EngineMissing,
+    /// External engine: could not start (name, reason).
+    EngineSpawnFailed,
+    /// External engine: exited (name, what qipan waited for).
+    EngineCrashed,
+    /// External engine: no answer in time (name, seconds, what qipan waited for).
+    EngineTimeout,
+    /// External engine: an illegal or unreadable move (name, move).
+    EngineIllegalMove,
+    /// External engine: cannot play this game (name, variant).
+    EngineUnsupported,
+    /// External engine: declared a win that the rules do not give.
+    EngineFalseDeclaration,
+    /// Status: an engine failed, the human takes its side (message).
+    StatusEngineFailed,
+    /// Status: the hint engine failed (message).
+    StatusHintFailed,
+    /// Player label for an engine missing from the settings (index).
+    EngineNumber,
+    /// Status: the CPU accepted the draw offer.
+    StatusDrawAccepted,
 }
 
 const ENGLISH: &[(Key, &str)] = &[
@@ -622,6 +658,24 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::RulesGungjanggi, "Gungjanggi: no draws. Each side may call bikjang once; breaking it promotes your king, which then attacks the enemy king along an open file. No third pass in a row, no position a third time. When the game cannot be won (draw offer, accepted bikjang, 100 quiet plies, only kings and advisors) the first check wins; after 20 plies or an accepted bikjang, more material wins (by value; by count in Manual 2), equal material: Han."),
     (Key::TooSmall, "The terminal is too small: {}×{} needed, {}×{} now"),
     (Key::GameHints, "Enter pick/move · : type · u undo · r redo · f flip · ? help · q quit"),
+    (Key::ThinkingLine, "depth {}  {}  {} nps  PV: {}"),
+    (Key::StatusThinkingShown, "Thinking line shown (t hides it)"),
+    (Key::StatusThinkingHidden, "Thinking line hidden (t shows it)"),
+    (Key::KeyThinking, "show or hide the CPU's thinking line"),
+    (Key::KeyHint, "hint: the best move for you, shown on the board"),
+    (Key::StatusHintSearching, "Looking for a good move…"),
+    (Key::StatusHint, "Hint: {}"),
+    (Key::EngineMissing, "engine {}: the program '{}' was not found"),
+    (Key::EngineSpawnFailed, "engine {} could not be started: {}"),
+    (Key::EngineCrashed, "engine {} stopped running (while waiting for {})"),
+    (Key::EngineTimeout, "engine {} did not answer within {} s (waiting for {})"),
+    (Key::EngineIllegalMove, "engine {} played an illegal move '{}'"),
+    (Key::EngineUnsupported, "engine {} cannot play {}"),
+    (Key::EngineFalseDeclaration, "the engine declared a win the rules do not give"),
+    (Key::StatusEngineFailed, "{} — take over, or n for another opponent"),
+    (Key::StatusHintFailed, "No hint: {}"),
+    (Key::EngineNumber, "engine {}"),
+    (Key::StatusDrawAccepted, "The draw offer was accepted"),
 ];
 
 const KOREAN: &[(Key, &str)] = &[
@@ -804,6 +858,24 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::RulesGungjanggi, "궁장기: 비기는 일이 없습니다. 빅장은 한 번씩만 부를 수 있고, 빅장을 피하거나 막으면 궁이 진급해 열린 줄의 상대 궁을 잡을 수 있습니다. 한수쉼 세 번 연속, 같은 국면 세 번은 금지. 비기는 국면(무승부 합의, 빅장 받기, 100수 동안 잡지 않음, 궁과 사만 남음)이 되면 먼저 장군을 부르는 쪽이 이기고, 20수가 지나거나 빅장을 받으면 기물 승(매뉴얼 2는 기물 수), 같으면 후수 승입니다."),
     (Key::TooSmall, "터미널이 너무 작습니다: {}×{} 필요, 지금 {}×{}"),
     (Key::GameHints, "Enter 고르기/두기 · : 입력 · u 무르기 · r 다시 · f 뒤집기 · ? 도움말 · q 종료"),
+    (Key::ThinkingLine, "깊이 {}  {}  {} nps  수읽기: {}"),
+    (Key::StatusThinkingShown, "수읽기 줄을 보입니다 (t로 숨김)"),
+    (Key::StatusThinkingHidden, "수읽기 줄을 숨깁니다 (t로 보임)"),
+    (Key::KeyThinking, "컴퓨터의 수읽기 줄 보이기/숨기기"),
+    (Key::KeyHint, "훈수: 내게 좋은 수를 판에 표시"),
+    (Key::StatusHintSearching, "좋은 수를 찾는 중…"),
+    (Key::StatusHint, "훈수: {}"),
+    (Key::EngineMissing, "엔진 {}: 프로그램 '{}'을(를) 찾을 수 없습니다"),
+    (Key::EngineSpawnFailed, "엔진 {}을(를) 시작할 수 없습니다: {}"),
+    (Key::EngineCrashed, "엔진 {}이(가) 멈췄습니다 ({} 기다리는 중)"),
+    (Key::EngineTimeout, "엔진 {}이(가) {}초 안에 답하지 않았습니다 ({} 기다리는 중)"),
+    (Key::EngineIllegalMove, "엔진 {}이(가) 둘 수 없는 수 '{}'을(를) 두었습니다"),
+    (Key::EngineUnsupported, "엔진 {}은(는) {}을(를) 둘 수 없습니다"),
+    (Key::EngineFalseDeclaration, "엔진이 규칙에 맞지 않는 승리를 선언했습니다"),
+    (Key::StatusEngineFailed, "{} — 직접 두거나 n으로 상대를 바꾸세요"),
+    (Key::StatusHintFailed, "훈수 없음: {}"),
+    (Key::EngineNumber, "엔진 {}"),
+    (Key::StatusDrawAccepted, "무승부 제안을 받아들였습니다"),
 ];
 
 #[cfg(test)]

@@ -16,3 +16,4 @@ pub mod record;
 pub mod rules;
 pub mod tui;
 pub mod ui;
+pub mod workers;

@@ -3,6 +3,7 @@
 use clap::{Parser, Subcommand};
 use qipan::app::{App, GlyphSet, Settings, StartOptions};
 use qipan::i18n::{Key, Language};
+use qipan::protocol::client::EngineSpec;
 use qipan::record::autosave;
 use qipan::rules::any::Variant;
 use qipan::rules::janggi::JanggiRules;
@@ -26,6 +27,13 @@ struct Cli {
     /// Interface language: en or ko (default: from LANG).
     #[arg(long, global = true, value_name = "LANGUAGE")]
     lang: Option<String>,
+    /// An external engine to offer as an opponent: 'NAME=COMMAND ARGS' (UCI, or USI when
+    /// the name or command says usi). May be given more than once.
+    #[arg(long = "engine", global = true, value_name = "NAME=COMMAND")]
+    engines: Vec<String>,
+    /// The external engine (by NAME) the hint key asks instead of the built-in one.
+    #[arg(long, global = true, value_name = "NAME")]
+    hint_engine: Option<String>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -128,7 +136,26 @@ fn settings(cli: &Cli) -> Result<Settings, String> {
     } else {
         GlyphSet::Cjk
     };
-    Ok(Settings { language, glyphs })
+    let engines = cli
+        .engines
+        .iter()
+        .map(|flag| EngineSpec::from_flag(flag))
+        .collect::<Result<Vec<_>, _>>()?;
+    let hint_engine = match &cli.hint_engine {
+        None => None,
+        Some(name) => Some(
+            engines
+                .iter()
+                .position(|spec| &spec.name == name)
+                .ok_or_else(|| format!("--hint-engine '{name}': no --engine has that name"))?,
+        ),
+    };
+    Ok(Settings {
+        language,
+        glyphs,
+        engines,
+        hint_engine,
+    })
 }
 
 /// The start screen, offering to continue the autosaved game when there is one; an

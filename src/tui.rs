@@ -5,11 +5,11 @@
 use crate::app::keymap::action_for_key;
 use crate::app::records::SaveTarget;
 use crate::app::{Action, App, Effect};
-use crate::engine;
 use crate::i18n::Key;
 use crate::record::{autosave, library, Format, GameRecord};
 use crate::rules::any::GameKind;
 use crate::ui::{self, board::HitTarget};
+use crate::workers::{self, EnginePool, ExternalSearch};
 use crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, MouseButton, MouseEventKind,
 };
@@ -83,6 +83,7 @@ pub fn run(mut app: App) -> io::Result<()> {
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
     terminal.clear()?;
     let (sender, receiver) = channel();
+    let pool = EnginePool::new();
     // Terminal events are read on their own thread: when the terminal goes away,
     // crossterm's reader can spin on end-of-file without returning, and the loop
     // must still see the signal flag and leave.
@@ -101,15 +102,18 @@ pub fn run(mut app: App) -> io::Result<()> {
         &sender,
         &receiver,
         &events,
+        &pool,
     );
-    stop_all(&mut app, &sender);
+    stop_all(&mut app, &sender, &pool);
+    // Dropping the pool ends the external engines.
+    drop(pool);
     result
 }
 
 /// Stops the CPU and writes the last autosave (with the clocks as they stand now).
-fn stop_all(app: &mut App, sender: &Sender<Action>) {
+fn stop_all(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
     app.update(Action::ForceQuit);
-    run_effects(app, sender);
+    run_effects(app, sender, pool);
 }
 
 fn event_loop(
@@ -119,6 +123,7 @@ fn event_loop(
     sender: &Sender<Action>,
     receiver: &Receiver<Action>,
     events: &Receiver<Event>,
+    pool: &EnginePool,
 ) -> io::Result<()> {
     let mut next_tick = Instant::now() + TICK;
     loop {
@@ -128,7 +133,7 @@ fn event_loop(
         while let Ok(action) = receiver.try_recv() {
             app.update(action);
         }
-        run_effects(app, sender);
+        run_effects(app, sender, pool);
         if app.quit {
             return Ok(());
         }
@@ -178,9 +183,10 @@ pub fn mouse_action(app: &App, area: Rect, column: u16, row: u16) -> Option<Acti
     }
 }
 
-/// Does the work the app asked for: each CPU search on its own thread; the autosave
+/// Does the work the app asked for: each CPU search on its own thread (external
+/// engines from `pool`); the autosave
 /// written (atomically) or removed at [`autosave::default_path`].
-pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
+pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
     for effect in app.take_effects() {
         match effect {
             Effect::StartSearch {
@@ -188,21 +194,23 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>) {
                 game,
                 limits,
                 stop,
-            } => {
-                let sender = sender.clone();
-                thread::spawn(move || {
-                    let started = Instant::now();
-                    let mv = engine::best_move(&game, limits, &stop, &mut |_| {});
-                    // Let a very fast reply be seen as a move, not a flash.
-                    let shown_after = Duration::from_millis(250);
-                    if let Some(rest) = shown_after.checked_sub(started.elapsed()) {
-                        thread::sleep(rest);
-                    }
-                    if !stop.load(Ordering::Relaxed) {
-                        let _ = sender.send(Action::ComputerMove { search: id, mv });
-                    }
-                });
-            }
+                engine,
+            } => match engine {
+                None => workers::spawn_builtin(id, *game, limits, stop, sender.clone()),
+                Some(index) => {
+                    let search = ExternalSearch {
+                        id,
+                        index,
+                        spec: app.settings.engines.get(index).cloned(),
+                        game: *game,
+                        limits,
+                        stop,
+                        language: app.settings.language,
+                    };
+                    workers::spawn_external(pool, search, sender.clone());
+                }
+            },
+            Effect::ResetEngines => pool.reset(),
             Effect::Autosave(text) => {
                 if let Some(path) = autosave::default_path() {
                     if let Err(error) = autosave::write_atomically(&path, &text) {

@@ -6,7 +6,7 @@ use crate::i18n::Key;
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 /// A key binding: a key code (with Ctrl when `control` is true) and its action.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct Binding {
     /// The key.
     pub code: KeyCode,
@@ -50,6 +50,8 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('N'), Action::CycleNotation),
     key(KeyCode::Char('s'), Action::Save),
     key(KeyCode::Char('v'), Action::ShowFen),
+    key(KeyCode::Char('t'), Action::ToggleThinking),
+    key(KeyCode::Char('H'), Action::Hint),
     key(KeyCode::Char('?'), Action::Help),
     key(KeyCode::F(1), Action::Help),
     key(KeyCode::Char('q'), Action::Quit),
@@ -88,6 +90,8 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("N", Key::KeyNotation),
     ("s", Key::KeySave),
     ("v", Key::KeyShowFen),
+    ("t", Key::KeyThinking),
+    ("H", Key::KeyHint),
     ("R", Key::KeyResign),
     ("D", Key::KeyDraw),
     ("n", Key::KeyNewGame),
@@ -132,5 +136,5 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
     KEYMAP
         .iter()
         .find(|b| b.code == event.code && b.control == control)
-        .map(|b| b.action)
+        .map(|b| b.action.clone())
 }

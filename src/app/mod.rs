@@ -7,13 +7,17 @@
 //! rules engine (`Game`, `AnyPosition`).
 
 mod clocks;
+pub mod draw;
 pub mod keymap;
 pub mod records;
+mod searches;
 pub mod setup;
+pub mod thinking;
 
 use crate::clock::{Clock, TimeSource};
-use crate::engine::Limits;
+use crate::engine::{limits_for_level, Limits, MAX_LEVEL};
 use crate::i18n::{Key, Language};
+use crate::protocol::client::EngineSpec;
 use crate::record::autosave::{self, SavedClock, SavedGame};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
@@ -24,6 +28,7 @@ pub use setup::{GameChoice, Player, StartField, StartOptions, TimeDefaults, GAME
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
+pub use thinking::SearchReport;
 
 /// How pieces and lines are drawn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -47,12 +52,16 @@ impl GlyphSet {
 }
 
 /// Settings that do not change during a session.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// Interface language.
     pub language: Language,
     /// Glyph set.
     pub glyphs: GlyphSet,
+    /// External engines the start screen offers after the CPU levels.
+    pub engines: Vec<EngineSpec>,
+    /// The engine the hint key asks (index into `engines`); `None` for the built-in one.
+    pub hint_engine: Option<usize>,
 }
 
 impl Default for Settings {
@@ -60,6 +69,8 @@ impl Default for Settings {
         Settings {
             language: Language::English,
             glyphs: GlyphSet::Cjk,
+            engines: Vec::new(),
+            hint_engine: None,
         }
     }
 }
@@ -128,7 +139,7 @@ pub enum Overlay {
 const HELP_SCROLL_LIMIT: u16 = 120;
 
 /// Everything that can happen.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
     /// Cursor up on the screen.
     Up,
@@ -209,6 +220,35 @@ pub enum Action {
         /// The move, `None` when there was none.
         mv: Option<Move>,
     },
+    /// A search reports progress (a completed depth).
+    SearchProgress {
+        /// The search id from [`Effect::StartSearch`].
+        search: u64,
+        /// Depth, score, speed and principal variation.
+        report: Box<SearchReport>,
+    },
+    /// Show or hide the thinking line (remembered for the session).
+    ToggleThinking,
+    /// The external engine of this search resigned.
+    EngineResigns {
+        /// The search id.
+        search: u64,
+    },
+    /// The external engine of this search declared a win (shogi's entering-king rule).
+    EngineDeclaresWin {
+        /// The search id.
+        search: u64,
+    },
+    /// The external engine of this search failed: it is missing, crashed, silent or
+    /// played an illegal move. Its side is handed to the human.
+    EngineFailed {
+        /// The search id.
+        search: u64,
+        /// What went wrong, in the interface language.
+        message: String,
+    },
+    /// Search the best move for the human to move and show it.
+    Hint,
 }
 
 /// Work for the event loop.
@@ -224,7 +264,11 @@ pub enum Effect {
         limits: Limits,
         /// Set to stop the search early.
         stop: Arc<AtomicBool>,
+        /// The external engine to ask (index into [`Settings::engines`]); `None` for the built-in one.
+        engine: Option<usize>,
     },
+    /// A new game: external engines of the last game are ended (they start again when needed).
+    ResetEngines,
     /// Write this text to the autosave file (atomically); see [`crate::record::autosave`].
     Autosave(String),
     /// Delete the autosave file: the game ended or there is none to keep.
@@ -298,6 +342,14 @@ pub struct Play {
     pub clock: Option<Clock>,
     /// True once this game's end has been written to the history folder.
     pub history_recorded: bool,
+    /// The latest progress report of the search in progress (cleared when it ends).
+    pub thinking: Option<SearchReport>,
+    /// The hint search in progress (the human's side, started by the hint key).
+    pub hint_search: Option<Search>,
+    /// The hinted move, shown on the board until the position changes.
+    pub hint: Option<Move>,
+    /// The final score of each CPU search of this game, for answering draw offers.
+    pub evaluations: Vec<draw::Evaluation>,
 }
 
 impl Play {
@@ -385,6 +437,8 @@ pub struct App {
     pub resume: Option<SavedGame>,
     /// Where the clocks read the time (the system clock; a manual one in tests).
     pub time: TimeSource,
+    /// True while the thinking line is shown (`t` toggles it for the session).
+    pub show_thinking: bool,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -404,6 +458,7 @@ impl App {
             ticks: 0,
             resume: None,
             time: TimeSource::System,
+            show_thinking: true,
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -460,8 +515,10 @@ impl App {
     /// The game in progress as autosave data.
     pub fn saved_game(&self) -> Option<SavedGame> {
         let play = self.play.as_ref()?;
+        // External engines are saved as a human seat: the resumed game is the human's to
+        // continue or to hand to an opponent again.
         let seat = |player: Player| match player {
-            Player::Human => None,
+            Player::Human | Player::Engine { .. } => None,
             Player::Computer { level } => Some(level),
         };
         Some(SavedGame {
@@ -556,7 +613,25 @@ impl App {
                 self.computer_move(search, mv);
                 return;
             }
-            _ => {}
+            Action::SearchProgress { search, report } => {
+                self.search_progress(search, *report);
+                return;
+            }
+            Action::EngineResigns { search } => {
+                self.engine_ends_game(search, false);
+                return;
+            }
+            Action::EngineDeclaresWin { search } => {
+                self.engine_ends_game(search, true);
+                return;
+            }
+            Action::EngineFailed { search, message } => {
+                self.engine_failed(search, &message);
+                return;
+            }
+            Action::Hint => {}
+            // Any other key or click cancels a hint search.
+            _ => self.stop_hint_search(),
         }
         if self.overlay.is_some() {
             self.update_overlay(action);
@@ -578,8 +653,8 @@ impl App {
         match action {
             Action::Up => self.start_row = self.start_row.saturating_sub(1),
             Action::Down => self.start_row = (self.start_row + 1).min(fields.len() - 1),
-            Action::Left => self.options.change(fields[self.start_row], -1),
-            Action::Right => self.options.change(fields[self.start_row], 1),
+            Action::Left => self.change_option(fields[self.start_row], -1),
+            Action::Right => self.change_option(fields[self.start_row], 1),
             Action::Select => self.start_from_row(fields[self.start_row]),
             Action::ClickStartRow(row) if row < fields.len() => {
                 let button = matches!(fields[row], StartField::Start | StartField::Continue);
@@ -588,7 +663,7 @@ impl App {
                     if button {
                         self.start_from_row(fields[row]);
                     } else {
-                        self.options.change(fields[row], 1);
+                        self.change_option(fields[row], 1);
                     }
                 } else {
                     self.start_row = row;
@@ -597,6 +672,26 @@ impl App {
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Quit | Action::Cancel => self.quit = true,
             _ => {}
+        }
+    }
+
+    /// Changes a start-screen row; the player rows also step through the external engines.
+    fn change_option(&mut self, field: StartField, delta: i32) {
+        match field {
+            StartField::Player(side) => {
+                // Engines that cannot play the chosen game (USI engines outside shogi) are skipped.
+                let variant = self.options.variant();
+                let engines = &self.settings.engines;
+                let player = &mut self.options.players[side.index()];
+                for _ in 0..=11 + engines.len() {
+                    *player = player.step_with_engines(delta, engines.len());
+                    match *player {
+                        Player::Engine { index } if !engines[index].can_play(variant) => {}
+                        _ => break,
+                    }
+                }
+            }
+            other => self.options.change(other, delta),
         }
     }
 
@@ -620,6 +715,9 @@ impl App {
     /// Starts playing `game`; its clocks start from `saved` (a resumed game) or afresh.
     fn begin(&mut self, game: Game, players: [Player; 2], saved: Option<SavedClock>) {
         self.stop_search();
+        if !self.settings.engines.is_empty() {
+            self.effects.push(Effect::ResetEngines);
+        }
         // The offer is gone once a game starts: this game's autosave replaces it.
         self.resume = None;
         let position = game.position();
@@ -641,6 +739,10 @@ impl App {
             notation: None,
             clock,
             history_recorded: false,
+            thinking: None,
+            hint_search: None,
+            hint: None,
+            evaluations: Vec::new(),
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -852,6 +954,17 @@ impl App {
             Action::CycleNotation => self.cycle_notation(),
             Action::Save => self.open_save_prompt(),
             Action::ShowFen => self.show_position_fen(),
+            Action::Hint => self.start_hint(),
+            Action::ToggleThinking => {
+                self.show_thinking = !self.show_thinking;
+                let key = if self.show_thinking {
+                    Key::StatusThinkingShown
+                } else {
+                    Key::StatusThinkingHidden
+                };
+                let text = self.text(key).to_string();
+                self.say(text);
+            }
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
@@ -1164,6 +1277,9 @@ impl App {
                 play.redo.push(mv);
             }
         }
+        // Scores of taken-back positions no longer speak for the game.
+        let played = play.game.moves().len();
+        play.evaluations.retain(|e| e.ply < played);
         self.status = None;
         self.overlay = None;
         self.clock_to_mover();
@@ -1250,8 +1366,19 @@ impl App {
         };
         if play.player(side.opponent()) == Player::Human {
             self.overlay = Some(Overlay::Confirm(Question::DrawOffer(side)));
+        } else if draw::accepts_draw(&play.evaluations, side.opponent()) {
+            self.stop_search();
+            if let Some(play) = &mut self.play {
+                play.game.accept_draw();
+            }
+            self.after_change();
+            if self.play.as_ref().is_some_and(|p| p.in_progress()) {
+                // Gungjanggi: the accepted offer starts its judging phase.
+                let text = self.text(Key::StatusDrawAccepted).to_string();
+                self.say(text);
+            }
         } else {
-            // The CPU plays on.
+            // The CPU sees something better for itself and plays on.
             self.refuse_text(Key::StatusDrawDeclined, &[]);
         }
     }
@@ -1261,6 +1388,7 @@ impl App {
     fn after_change(&mut self) {
         if let Some(play) = &mut self.play {
             play.face_the_mover();
+            play.hint = None;
         }
         self.autosave();
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
@@ -1279,6 +1407,7 @@ impl App {
     fn after_change_without_game_over(&mut self) {
         if let Some(play) = &mut self.play {
             play.face_the_mover();
+            play.hint = None;
         }
         self.autosave();
         let finished = self.play.as_ref().is_some_and(|p| !p.in_progress());
@@ -1294,10 +1423,12 @@ impl App {
             return;
         }
         let side = play.game.position().side_to_move();
-        let Player::Computer { level } = play.player(side) else {
-            return;
+        let (limits, engine) = match play.player(side) {
+            Player::Human => return,
+            Player::Computer { level } => (cpu_limits(level), None),
+            Player::Engine { index } => (limits_for_level(MAX_LEVEL, CPU_MOVE_TIME), Some(index)),
         };
-        let limits = self.limits_with_clock(limits_for_level(level), side);
+        let limits = self.limits_with_clock(limits, side);
         let Some(play) = &mut self.play else { return };
         self.next_search_id += 1;
         let stop = Arc::new(AtomicBool::new(false));
@@ -1305,15 +1436,18 @@ impl App {
             id,
             stop: Arc::clone(&stop),
         });
+        play.thinking = None;
         self.effects.push(Effect::StartSearch {
             id,
             game: Box::new(play.game.clone()),
             limits,
             stop,
+            engine,
         });
     }
 
     fn stop_search(&mut self) {
+        self.stop_hint_search();
         if let Some(play) = &mut self.play {
             if let Some(search) = play.search.take() {
                 search.stop.store(true, Ordering::Relaxed);
@@ -1323,10 +1457,21 @@ impl App {
 
     fn computer_move(&mut self, id: u64, mv: Option<Move>) {
         let Some(play) = &mut self.play else { return };
+        if play.hint_search.as_ref().map(|s| s.id) == Some(id) {
+            self.hint_found(mv);
+            return;
+        }
         if play.search.as_ref().map(|s| s.id) != Some(id) {
             return; // a stale answer from a search that was stopped
         }
         play.search = None;
+        if let Some(report) = play.thinking.take() {
+            play.evaluations.push(draw::Evaluation {
+                ply: play.game.moves().len(),
+                side: play.game.position().side_to_move(),
+                score: report.score,
+            });
+        }
         if let Some(mv) = mv {
             // Keep a half-made human selection out of the way of the CPU's move.
             if !matches!(self.overlay, Some(Overlay::Help { .. })) {
@@ -1342,21 +1487,17 @@ impl App {
     }
 }
 
-/// The engine limits of a CPU level: level n searches 500·3^(n−1) nodes (capped),
-/// level 10 thinks for five seconds.
-pub fn limits_for_level(level: u8) -> Limits {
-    let level = level.clamp(1, 10);
-    if level == 10 {
-        return Limits {
-            movetime: Some(Duration::from_secs(5)),
-            ..Limits::default()
-        };
-    }
-    let nodes = (500u64 * 3u64.pow(u32::from(level) - 1)).min(3_000_000);
-    Limits {
-        nodes: Some(nodes),
-        ..Limits::default()
-    }
+/// How long the CPU may think per move while games have no clocks: the whole of it at
+/// level 10 ([`MAX_LEVEL`]), a cap for the node-limited lower levels.
+pub const CPU_MOVE_TIME: Duration = Duration::from_secs(5);
+
+/// How long the hint key's search thinks.
+pub const HINT_TIME: Duration = Duration::from_secs(1);
+
+/// The engine limits of a CPU level: the engine's own level table
+/// ([`crate::engine::limits_for_level`]) with [`CPU_MOVE_TIME`] per move.
+pub fn cpu_limits(level: u8) -> Limits {
+    limits_for_level(level.clamp(1, MAX_LEVEL), CPU_MOVE_TIME)
 }
 
 /// The players of a saved game.

@@ -83,6 +83,11 @@ impl App {
         let name = |player: Player| match player {
             Player::Human => "Human".to_string(),
             Player::Computer { level } => format!("qipan level {level}"),
+            Player::Engine { index } => self
+                .settings
+                .engines
+                .get(index)
+                .map_or_else(|| "engine".to_string(), |spec| spec.name.clone()),
         };
         let (first, second) = match play.game.variant().kind() {
             GameKind::Xiangqi => ("Red", "Black"),

@@ -70,19 +70,39 @@ pub enum Player {
         /// 1 (weakest) to 10.
         level: u8,
     },
+    /// An external engine from [`crate::app::Settings::engines`].
+    Engine {
+        /// Its index in the settings' engine list.
+        index: usize,
+    },
 }
 
 impl Player {
     /// The next choice in the menu order Human, CPU 1…10, wrapping round.
     fn step(self, delta: i32) -> Player {
+        self.step_with_engines(delta, 0)
+    }
+
+    /// The next choice in the menu order Human, CPU 1…10, then the `engines` external
+    /// engines, wrapping round.
+    pub fn step_with_engines(self, delta: i32, engines: usize) -> Player {
         let index = match self {
             Player::Human => 0,
             Player::Computer { level } => i32::from(level),
+            Player::Engine { index } => 11 + index as i32,
         };
-        match (index + delta).rem_euclid(11) {
+        match (index + delta).rem_euclid(11 + engines as i32) {
             0 => Player::Human,
-            level => Player::Computer { level: level as u8 },
+            level @ 1..=10 => Player::Computer { level: level as u8 },
+            engine => Player::Engine {
+                index: engine as usize - 11,
+            },
         }
+    }
+
+    /// True for a person at the keyboard.
+    pub fn is_human(self) -> bool {
+        self == Player::Human
     }
 }
 
@@ -355,5 +375,12 @@ mod tests {
         assert_eq!(Player::Human.step(1), Player::Computer { level: 1 });
         assert_eq!(Player::Human.step(-1), Player::Computer { level: 10 });
         assert_eq!(Player::Computer { level: 10 }.step(1), Player::Human);
+        let with_two = |player: Player, delta| player.step_with_engines(delta, 2);
+        assert_eq!(
+            with_two(Player::Computer { level: 10 }, 1),
+            Player::Engine { index: 0 }
+        );
+        assert_eq!(with_two(Player::Engine { index: 1 }, 1), Player::Human);
+        assert_eq!(with_two(Player::Human, -1), Player::Engine { index: 1 });
     }
 }

@@ -20,8 +20,8 @@ fn play(app: &App) -> &Play {
 }
 
 fn press(app: &mut App, actions: &[Action]) {
-    for &action in actions {
-        app.update(action);
+    for action in actions {
+        app.update(action.clone());
     }
 }
 
@@ -130,6 +130,7 @@ fn the_korean_interface_explains_in_korean() {
         Settings {
             language: Language::Korean,
             glyphs: GlyphSet::Cjk,
+            ..Settings::default()
         },
         StartOptions::for_game(GameKind::Janggi),
     );
@@ -429,11 +430,12 @@ fn the_computer_answers_through_an_effect() {
         game,
         limits,
         stop,
+        ..
     } = &effects[1]
     else {
         panic!("no search: {effects:?}");
     };
-    assert_eq!(limits.nodes, Some(500));
+    assert_eq!(*limits, cpu_limits(1));
     // A human cannot move for the CPU.
     app.update(Action::Select);
     assert!(status(&app).contains("CPU"), "{}", status(&app));
@@ -449,11 +451,16 @@ fn the_computer_answers_through_an_effect() {
 }
 
 #[test]
-fn cpu_levels_grow_and_level_ten_uses_time() {
-    assert_eq!(limits_for_level(1).nodes, Some(500));
-    assert_eq!(limits_for_level(2).nodes, Some(1500));
-    assert!(limits_for_level(9).nodes.unwrap() <= 3_000_000);
-    assert!(limits_for_level(10).movetime.is_some());
+fn cpu_levels_use_the_engine_table_and_level_ten_the_whole_move_time() {
+    for level in 1..=10 {
+        assert_eq!(
+            cpu_limits(level),
+            crate::engine::limits_for_level(level, CPU_MOVE_TIME)
+        );
+    }
+    assert!(cpu_limits(1).nodes < cpu_limits(9).nodes);
+    assert_eq!(cpu_limits(10).nodes, None);
+    assert_eq!(cpu_limits(10).movetime, Some(CPU_MOVE_TIME));
 }
 
 #[test]
@@ -503,7 +510,7 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
     effects.iter().rev().find_map(|effect| match effect {
         Effect::Autosave(text) => Some(Some(text.clone())),
         Effect::RemoveAutosave => Some(None),
-        Effect::StartSearch { .. } | Effect::SaveRecord { .. } => None,
+        Effect::StartSearch { .. } | Effect::SaveRecord { .. } | Effect::ResetEngines => None,
     })
 }
 
@@ -614,4 +621,347 @@ fn an_unreadable_autosave_is_shown_on_the_start_screen() {
     // The next key clears it and the hints come back.
     app.update(Action::Down);
     assert_eq!(app.status, None);
+}
+
+/// The id and stop flag of the search the app just asked for.
+fn started_search(app: &mut App) -> (u64, Arc<AtomicBool>, Box<Game>) {
+    app.take_effects()
+        .into_iter()
+        .find_map(|effect| match effect {
+            Effect::StartSearch { id, stop, game, .. } => Some((id, stop, game)),
+            _ => None,
+        })
+        .expect("a search was started")
+}
+
+#[test]
+fn the_thinking_line_follows_the_search_and_t_toggles_it() {
+    let options = StartOptions {
+        players: [Player::Computer { level: 3 }, Player::Human],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    let (id, _, game) = started_search(&mut app);
+    let cannon = game.position().parse_uci("h3e3").unwrap();
+    let report = SearchReport {
+        depth: 7,
+        score: crate::engine::Score::Centipawns(-42),
+        nodes: 5_000,
+        nodes_per_second: 25_000,
+        principal_variation: vec![cannon],
+    };
+    // A stale report is dropped; the current one is shown.
+    app.update(Action::SearchProgress {
+        search: id + 100,
+        report: Box::new(report.clone()),
+    });
+    assert!(play(&app).thinking.is_none());
+    app.update(Action::SearchProgress {
+        search: id,
+        report: Box::new(report.clone()),
+    });
+    let text = crate::ui::thinking_text(&app, play(&app), 80).expect("a thinking line");
+    assert!(text.contains("depth 7"), "{text}");
+    assert!(text.contains("-0.42"), "{text}");
+    assert!(text.contains("25k nps"), "{text}");
+    assert!(text.contains("C2.5"), "{text}"); // English shows WXF
+    let screen = screen_text(&app, 80, 24);
+    let bottom = screen.lines().last().unwrap_or("");
+    assert!(
+        bottom.contains("depth 7"),
+        "the bottom row shows it: {bottom}"
+    );
+    // `t` hides it for the session and shows it again.
+    app.update(Action::ToggleThinking);
+    assert!(!app.show_thinking);
+    assert!(crate::ui::thinking_text(&app, play(&app), 80).is_none());
+    app.update(Action::ToggleThinking);
+    assert!(crate::ui::thinking_text(&app, play(&app), 80).is_some());
+    // The line goes when the move is played.
+    app.update(Action::ComputerMove {
+        search: id,
+        mv: Some(cannon),
+    });
+    assert!(play(&app).thinking.is_none());
+    assert!(app.show_thinking);
+}
+
+#[test]
+fn watch_mode_plays_both_sides_and_a_new_game_stops_it() {
+    let options = StartOptions {
+        players: [Player::Computer { level: 1 }, Player::Computer { level: 1 }],
+        ..StartOptions::for_game(GameKind::Janggi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    for _ in 0..4 {
+        let (id, stop, game) = started_search(&mut app);
+        let mv = crate::engine::best_move(&game, cpu_limits(1), &stop, &mut |_| {});
+        app.update(Action::ComputerMove { search: id, mv });
+    }
+    assert_eq!(play(&app).game.moves().len(), 4);
+    let (_, stop, _) = started_search(&mut app);
+    assert!(app.thinking());
+    press(&mut app, &[Action::NewGame, Action::Yes]);
+    assert!(stop.load(Ordering::Relaxed), "the search was told to stop");
+    assert!(!app.thinking());
+    assert_eq!(app.screen, Screen::Start);
+}
+
+#[test]
+fn the_hint_key_searches_highlights_and_says_the_move() {
+    let mut app = new_game(GameKind::Xiangqi);
+    app.take_effects();
+    app.update(Action::Hint);
+    let (id, stop, game) = started_search(&mut app);
+    assert_eq!(game.moves().len(), 0);
+    assert!(!app.thinking(), "a hint is not the CPU's turn");
+    let cannon = game.position().parse_uci("h3e3").unwrap();
+    app.update(Action::ComputerMove {
+        search: id,
+        mv: Some(cannon),
+    });
+    assert!(!stop.load(Ordering::Relaxed));
+    assert_eq!(play(&app).hint, Some(cannon));
+    assert_eq!(status(&app), "Hint: C2.5");
+    let marks = crate::ui::board::Marks::of_play(play(&app));
+    assert_eq!(marks.hint, Some(cannon));
+    // Both squares are lit on the screen.
+    let area = ratatui::layout::Rect::new(0, 0, 100, 30);
+    let mut buffer = ratatui::buffer::Buffer::empty(area);
+    crate::ui::render_buffer(&app, area, &mut buffer);
+    let hint_background = ratatui::style::Color::Rgb(110, 210, 150);
+    for square in [cannon.from, cannon.to] {
+        let lit = (0..area.height).any(|y| {
+            (0..area.width).any(|x| {
+                crate::ui::hit_test(&app, area, x, y)
+                    == Some(crate::ui::board::HitTarget::Square(square))
+                    && buffer[(x, y)].bg == hint_background
+            })
+        });
+        assert!(lit, "square {square} is not lit");
+    }
+    // Playing a move clears the hint.
+    play_keys(&mut app, "h3e3");
+    assert_eq!(play(&app).game.moves().len(), 1);
+    assert_eq!(play(&app).hint, None);
+}
+
+#[test]
+fn any_key_cancels_a_hint_search_and_the_cpu_turn_has_none() {
+    let mut app = new_game(GameKind::Shogi);
+    app.take_effects();
+    app.update(Action::Hint);
+    let (id, stop, game) = started_search(&mut app);
+    app.update(Action::Right);
+    assert!(
+        stop.load(Ordering::Relaxed),
+        "the key stopped the hint search"
+    );
+    let mv = game.legal_moves().as_slice()[0];
+    app.update(Action::ComputerMove {
+        search: id,
+        mv: Some(mv),
+    });
+    assert_eq!(play(&app).hint, None, "a cancelled hint is not shown");
+    assert_eq!(play(&app).game.moves().len(), 0, "nor played");
+    // No hint for the CPU's side.
+    let options = StartOptions {
+        players: [Player::Computer { level: 1 }, Player::Human],
+        ..StartOptions::for_game(GameKind::Shogi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    app.take_effects();
+    app.update(Action::Hint);
+    assert!(app.take_effects().is_empty());
+    assert!(status(&app).contains("CPU"), "{}", status(&app));
+}
+
+/// The screen's characters, one line per row.
+fn screen_text(app: &App, width: u16, height: u16) -> String {
+    let area = ratatui::layout::Rect::new(0, 0, width, height);
+    let mut buffer = ratatui::buffer::Buffer::empty(area);
+    crate::ui::render_buffer(app, area, &mut buffer);
+    let symbols: Vec<&str> = buffer.content().iter().map(|cell| cell.symbol()).collect();
+    symbols
+        .chunks(usize::from(width))
+        .map(|row| row.concat())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn with_engine() -> Settings {
+    Settings {
+        engines: vec![crate::protocol::client::EngineSpec::from_flag(
+            "fsf=/usr/games/fairy-stockfish",
+        )
+        .unwrap()],
+        hint_engine: Some(0),
+        ..Settings::default()
+    }
+}
+
+#[test]
+fn the_start_screen_offers_external_engines_after_the_levels() {
+    let mut app = App::new(with_engine());
+    let fields = app.start_fields();
+    let second = fields
+        .iter()
+        .position(|f| *f == StartField::Player(Side::Second))
+        .unwrap();
+    app.start_row = second;
+    // Human → left wraps to the last choice, the engine.
+    app.update(Action::Left);
+    assert_eq!(app.options.players[1], Player::Engine { index: 0 });
+    app.update(Action::Left);
+    assert_eq!(app.options.players[1], Player::Computer { level: 10 });
+    app.update(Action::Right);
+    let screen = screen_text(&app, 80, 24);
+    assert!(screen.contains("fsf"), "{screen}");
+    // A game against it: the engine is reset for the new game and asked when it is its turn.
+    app.start_game();
+    let effects = app.take_effects();
+    assert!(matches!(effects[0], Effect::ResetEngines));
+    play_keys(&mut app, "h3e3");
+    let search = app
+        .take_effects()
+        .into_iter()
+        .find_map(|effect| match effect {
+            Effect::StartSearch { engine, limits, .. } => Some((engine, limits)),
+            _ => None,
+        })
+        .expect("the engine is asked");
+    assert_eq!(search.0, Some(0));
+    assert_eq!(search.1.movetime, Some(CPU_MOVE_TIME));
+
+    // A USI engine is offered for shogi only.
+    let mut settings = with_engine();
+    settings
+        .engines
+        .push(crate::protocol::client::EngineSpec::from_flag("shogi-usi=engine").unwrap());
+    let mut app = App::new(settings);
+    let row = |app: &App| {
+        app.start_fields()
+            .iter()
+            .position(|f| *f == StartField::Player(Side::First))
+            .unwrap()
+    };
+    app.start_row = row(&app);
+    app.update(Action::Left);
+    assert_eq!(app.options.players[0], Player::Engine { index: 0 });
+    app.options = StartOptions::for_game(GameKind::Shogi);
+    app.start_row = row(&app);
+    app.update(Action::Left);
+    assert_eq!(app.options.players[0], Player::Engine { index: 1 });
+}
+
+#[test]
+fn a_failed_engine_hands_its_side_to_the_human_and_the_game_goes_on() {
+    let options = StartOptions {
+        players: [Player::Human, Player::Engine { index: 0 }],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(with_engine(), options);
+    play_keys(&mut app, "h3e3");
+    let (id, _, _) = started_search(&mut app);
+    app.update(Action::EngineFailed {
+        search: id,
+        message: "engine fsf stopped running".to_string(),
+    });
+    assert!(!app.thinking());
+    assert_eq!(play(&app).players[1], Player::Human);
+    let text = status(&app);
+    assert!(text.contains("engine fsf stopped running"), "{text}");
+    assert!(text.contains("take over"), "{text}");
+    // The human now moves Black's pieces; the game goes on.
+    play_keys(&mut app, "h10g8");
+    assert_eq!(play(&app).game.moves().len(), 2);
+    assert!(play(&app).in_progress());
+}
+
+#[test]
+fn an_engine_can_resign_and_a_hint_can_come_from_an_engine() {
+    let options = StartOptions {
+        players: [Player::Engine { index: 0 }, Player::Human],
+        ..StartOptions::for_game(GameKind::Shogi)
+    };
+    let mut app = App::with_game(with_engine(), options);
+    let (id, _, _) = started_search(&mut app);
+    app.update(Action::EngineResigns { search: id });
+    let outcome = play(&app).game.outcome().expect("the game ended");
+    assert_eq!(outcome.winner(), Some(Side::Second));
+    assert_eq!(outcome.reason(), EndReason::Resignation);
+
+    let mut app = App::with_game(with_engine(), StartOptions::for_game(GameKind::Janggi));
+    app.take_effects();
+    app.update(Action::Hint);
+    let engine = app
+        .take_effects()
+        .into_iter()
+        .find_map(|effect| match effect {
+            Effect::StartSearch { engine, id, .. } => Some((engine, id)),
+            _ => None,
+        });
+    let (engine, id) = engine.expect("a hint search");
+    assert_eq!(engine, Some(0));
+    app.update(Action::EngineFailed {
+        search: id,
+        message: "engine fsf: the program was not found".to_string(),
+    });
+    assert!(
+        status(&app).starts_with("No hint: engine fsf"),
+        "{}",
+        status(&app)
+    );
+    assert!(app.status.as_ref().unwrap().error);
+}
+
+/// The CPU (second player) answers with `mv` after reporting `score` for its search.
+fn cpu_answers(app: &mut App, score: crate::engine::Score) {
+    let (id, stop, game) = started_search(app);
+    let mv = crate::engine::best_move(&game, cpu_limits(1), &stop, &mut |_| {});
+    let report = SearchReport {
+        depth: 3,
+        score,
+        nodes: 100,
+        nodes_per_second: 1000,
+        principal_variation: mv.into_iter().collect(),
+    };
+    app.update(Action::SearchProgress {
+        search: id,
+        report: Box::new(report),
+    });
+    app.update(Action::ComputerMove { search: id, mv });
+}
+
+#[test]
+fn the_cpu_accepts_a_draw_only_when_its_searches_see_no_advantage() {
+    use crate::engine::Score;
+    let options = StartOptions {
+        players: [Player::Human, Player::Computer { level: 1 }],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    let human_moves = ["a1a2", "a2a1", "a1a2", "a2a1"];
+    for (index, score) in [
+        Score::Centipawns(60),
+        Score::Centipawns(0),
+        Score::Centipawns(-5),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        type_move(&mut app, human_moves[index]);
+        cpu_answers(&mut app, score);
+    }
+    // One of the last three searches saw +0.60 for the CPU: it plays on.
+    app.update(Action::OfferDraw);
+    assert_eq!(status(&app), "The draw was declined");
+    assert!(play(&app).in_progress());
+    type_move(&mut app, human_moves[3]);
+    cpu_answers(&mut app, Score::Centipawns(8));
+    // Now 0.00, -0.05, +0.08: dead equal, the draw is agreed.
+    app.update(Action::OfferDraw);
+    let outcome = play(&app).game.outcome().expect("a draw");
+    assert_eq!(outcome.winner(), None);
+    assert_eq!(outcome.reason(), EndReason::Agreement);
 }

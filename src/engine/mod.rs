@@ -7,6 +7,7 @@
 //! [`eval`] holds each game's evaluation and its reading of the rules' endings.
 
 pub mod eval;
+pub mod report;
 pub mod search;
 pub mod table;
 

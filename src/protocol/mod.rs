@@ -4,6 +4,7 @@
 //! thread (so `stop` and `isready` are read while it thinks), and writing `info`
 //! lines from the search's reports.
 
+pub mod client;
 pub mod uci;
 pub mod usi;
 

@@ -45,11 +45,11 @@ pub fn midgame(settings: Settings, game: GameKind) -> App {
 pub fn frame_times(settings: Settings, width: u16, height: u16) -> Vec<(String, f64)> {
     let area = Rect::new(0, 0, width, height);
     let mut results = Vec::new();
-    let mut screens = vec![("start screen".to_string(), App::new(settings))];
+    let mut screens = vec![("start screen".to_string(), App::new(settings.clone()))];
     for game in [GameKind::Xiangqi, GameKind::Shogi, GameKind::Janggi] {
         screens.push((
             format!("{game:?} midgame").to_lowercase(),
-            midgame(settings, game),
+            midgame(settings.clone(), game),
         ));
     }
     for (name, app) in screens {

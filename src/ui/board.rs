@@ -9,7 +9,7 @@ use crate::rules::any::{AnyPosition, GameKind, PieceKind};
 use crate::rules::{Move, Side};
 use ratatui::buffer::{Buffer, CellDiffOption};
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Color, Modifier, Style};
 use std::borrow::Cow;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -215,6 +215,8 @@ pub struct Marks {
     pub last_move: Option<Move>,
     /// The king in check.
     pub check: Option<u8>,
+    /// The hinted move (hint key), its from and to squares highlighted.
+    pub hint: Option<Move>,
 }
 
 impl Marks {
@@ -230,8 +232,21 @@ impl Marks {
             targets: play.targets.clone(),
             last_move: play.shown_last_move(),
             check: position.checked_king(),
+            hint: play.hint.filter(|_| play.review.is_none()),
         }
     }
+}
+
+/// True when `square` is the from (not for drops and passes) or to square of `mv`.
+fn is_on_move(mv: Move, square: u8) -> bool {
+    !mv.is_pass() && ((mv.from == square && !mv.is_drop()) || mv.to == square)
+}
+
+/// The highlight of a hinted move's squares: a green background, bold.
+fn hint_style() -> Style {
+    Style::new()
+        .bg(Color::Rgb(110, 210, 150))
+        .add_modifier(Modifier::BOLD)
 }
 
 /// Everything the board picture depends on.
@@ -469,6 +484,9 @@ fn draw_intersections(
                 highlight(theme.last_move);
             }
         }
+        if marks.hint.is_some_and(|mv| is_on_move(mv, square)) {
+            highlight(hint_style());
+        }
         if marks.selected == Some(square) {
             highlight(theme.selected);
         }
@@ -588,6 +606,9 @@ fn draw_shogi(position: &AnyPosition, marks: &Marks, style: BoardStyle<'_>) -> C
             }
         }
         let target = marks.targets.iter().find(|m| m.to == square);
+        if marks.hint.is_some_and(|mv| is_on_move(mv, square)) {
+            cell_style = cell_style.patch(hint_style());
+        }
         if marks.selected == Some(square) {
             cell_style = cell_style.patch(theme.selected);
         }
@@ -705,6 +726,7 @@ mod tests {
                 targets: moves.iter().copied().collect(),
                 last_move: moves.iter().next().copied(),
                 check: Some(4),
+                hint: moves.iter().nth(1).copied(),
             };
             for glyph_set in GlyphSet::ALL {
                 for size in BoardSize::ALL {

@@ -169,10 +169,15 @@ fn side_label_style(game: GameKind, side: Side) -> Style {
     Style::new().fg(color).add_modifier(Modifier::BOLD)
 }
 
-fn player_text(language: Language, player: Player) -> String {
+fn player_text(app: &App, player: Player) -> String {
+    let language = app.settings.language;
     match player {
         Player::Human => language.text(Key::Human).to_string(),
         Player::Computer { level } => language.format(Key::ComputerLevel, &[&level.to_string()]),
+        Player::Engine { index } => match app.settings.engines.get(index) {
+            Some(spec) => spec.name.clone(),
+            None => language.format(Key::EngineNumber, &[&(index + 1).to_string()]),
+        },
     }
 }
 
@@ -286,9 +291,28 @@ fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     }
     render_panel(app, play, layout.panel, buffer);
     render_status(app, play, layout.status, &theme, buffer);
-    Paragraph::new(format!(" {}", app.text(Key::GameHints)))
-        .style(theme.dim)
-        .render(layout.hints, buffer);
+    match thinking_text(app, play, layout.hints.width) {
+        Some(text) => Paragraph::new(text)
+            .style(theme.title.fg(Color::Cyan))
+            .render(layout.hints, buffer),
+        None => Paragraph::new(format!(" {}", app.text(Key::GameHints)))
+            .style(theme.dim)
+            .render(layout.hints, buffer),
+    }
+}
+
+/// The thinking line for the bottom row while a search reports and the line is on.
+pub fn thinking_text(app: &App, play: &Play, width: u16) -> Option<String> {
+    let report = play.thinking.as_ref().filter(|_| app.show_thinking)?;
+    let line = crate::app::thinking::thinking_line(
+        app.settings.language,
+        report,
+        play.game.position(),
+        play.game.moves().last().copied(),
+        play.notation(app.settings.language),
+        usize::from(width.saturating_sub(1)),
+    );
+    Some(format!(" {line}"))
 }
 
 /// The sides of the hands column: (side, drawn at the top).
@@ -398,7 +422,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 side_label_style(game, side),
             ),
             Span::styled(
-                format!("  {}", player_text(language, play.player(side))),
+                format!("  {}", player_text(app, play.player(side))),
                 theme.dim,
             ),
         ];
@@ -691,7 +715,7 @@ fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
                 format!("{} {}", handicap.japanese(), handicap.english())
             }
         }
-        StartField::Player(side) => player_text(language, options.players[side.index()]),
+        StartField::Player(side) => player_text(app, options.players[side.index()]),
         StartField::Time => clocks::time_control_text(language, options.time),
         StartField::Start => language.text(Key::StartButton).to_string(),
         StartField::Continue => match &app.resume {

@@ -19,6 +19,7 @@ fn settings(glyphs: GlyphSet) -> Settings {
     Settings {
         language: Language::English,
         glyphs,
+        ..Settings::default()
     }
 }
 
@@ -54,6 +55,7 @@ fn korean_midgame_with_help_and_game_over() {
     let korean = Settings {
         language: Language::Korean,
         glyphs: GlyphSet::Cjk,
+        ..Settings::default()
     };
     let mut app = midgame(korean, GameKind::Janggi);
     app.update(crate::app::Action::Help);
@@ -186,6 +188,7 @@ fn paused_and_time_loss_are_shown_in_both_languages() {
         let settings = Settings {
             language,
             glyphs: GlyphSet::Cjk,
+            ..Settings::default()
         };
         let mut app = timed_midgame(settings, GameKind::Janggi, true);
         app.update(crate::app::Action::Pause);
@@ -209,6 +212,7 @@ fn timed_games_render_at_any_size_and_wrap_the_clock_when_narrow() {
             let settings = Settings {
                 language,
                 glyphs: GlyphSet::CjkWideLines,
+                ..Settings::default()
             };
             let app = timed_midgame(settings, game, true);
             for (width, height) in [(1, 1), (40, 12), (79, 23), (80, 24), (467, 145)] {

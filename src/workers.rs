@@ -1,0 +1,251 @@
+//! The terminal client's search threads: the built-in engine or an external engine
+//! thinks on a worker and answers with actions (progress reports, the move, or an
+//! engine failure), so keys, clocks and resizing stay live.
+//!
+//! External engines are kept in an [`EnginePool`]: started on first use in a game,
+//! reused for every later move of that game (both sides may share one), ended on a
+//! new game and when the pool is dropped (quitting).
+
+use crate::app::{Action, SearchReport};
+use crate::engine::{self, Limits, SearchInfo};
+use crate::i18n::Language;
+use crate::protocol::client::{EngineError, EngineMove, EngineSpec, ExternalEngine};
+use crate::rules::game::Game;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::mpsc::Sender;
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant};
+
+/// A started external engine and the game generation it belongs to.
+struct Held {
+    generation: u64,
+    engine: ExternalEngine,
+}
+
+/// One slot per configured engine: the running process, if any.
+type Slot = Arc<Mutex<Option<Held>>>;
+
+/// The external engines of the current game, started when first asked for.
+#[derive(Default)]
+pub struct EnginePool {
+    slots: Mutex<Vec<Slot>>,
+    generation: Arc<AtomicU64>,
+}
+
+impl EnginePool {
+    /// An empty pool.
+    pub fn new() -> EnginePool {
+        EnginePool::default()
+    }
+
+    /// Ends the engines of the last game. An engine busy on a worker is ended by that
+    /// worker when it finishes (its generation is stale).
+    pub fn reset(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        let slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        for slot in slots.iter() {
+            if let Ok(mut held) = slot.try_lock() {
+                *held = None;
+            }
+        }
+    }
+
+    fn slot(&self, index: usize) -> Slot {
+        let mut slots = self.slots.lock().unwrap_or_else(|e| e.into_inner());
+        while slots.len() <= index {
+            slots.push(Arc::new(Mutex::new(None)));
+        }
+        Arc::clone(&slots[index])
+    }
+}
+
+impl EnginePool {
+    /// Ends every engine, waiting up to `wait` for busy ones (their searches were told
+    /// to stop and answer within moments); an engine still busy after that ends when its
+    /// worker lets go of it, or at the latest when qipan's pipes close.
+    pub fn shut_down(&self, wait: Duration) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        let deadline = Instant::now() + wait;
+        let slots: Vec<Slot> = self.slots.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        for slot in slots {
+            loop {
+                if let Ok(mut held) = slot.try_lock() {
+                    *held = None;
+                    break;
+                }
+                if Instant::now() >= deadline {
+                    break;
+                }
+                thread::sleep(Duration::from_millis(10));
+            }
+        }
+    }
+}
+
+impl Drop for EnginePool {
+    fn drop(&mut self) {
+        self.shut_down(Duration::from_secs(2));
+    }
+}
+
+/// Waits this long at least before a move is sent, so a very fast reply is seen as a move.
+const SHOWN_AFTER: Duration = Duration::from_millis(250);
+
+/// Searches `game` on a new thread with the built-in engine and answers on `sender`.
+pub fn spawn_builtin(
+    id: u64,
+    game: Game,
+    limits: Limits,
+    stop: Arc<AtomicBool>,
+    sender: Sender<Action>,
+) {
+    thread::spawn(move || {
+        let started = Instant::now();
+        let mut report = |info: &SearchInfo| {
+            let report = Box::new(SearchReport::from_info(info));
+            let _ = sender.send(Action::SearchProgress { search: id, report });
+        };
+        let mv = engine::best_move(&game, limits, &stop, &mut report);
+        if let Some(rest) = SHOWN_AFTER.checked_sub(started.elapsed()) {
+            thread::sleep(rest);
+        }
+        if !stop.load(Ordering::Relaxed) {
+            let _ = sender.send(Action::ComputerMove { search: id, mv });
+        }
+    });
+}
+
+/// What a worker needs to ask an external engine.
+pub struct ExternalSearch {
+    /// The search id to answer with.
+    pub id: u64,
+    /// The engine's index in the settings (its pool slot).
+    pub index: usize,
+    /// Its spec; `None` when the settings have no engine at that index.
+    pub spec: Option<EngineSpec>,
+    /// The game to search.
+    pub game: Game,
+    /// How much to think.
+    pub limits: Limits,
+    /// Set to stop.
+    pub stop: Arc<AtomicBool>,
+    /// The language of error messages.
+    pub language: Language,
+}
+
+/// Searches on a new thread with an external engine from the pool (started if needed)
+/// and answers on `sender`; a failure ends that engine and answers
+/// [`Action::EngineFailed`].
+pub fn spawn_external(pool: &EnginePool, search: ExternalSearch, sender: Sender<Action>) {
+    let slot = pool.slot(search.index);
+    let generation = Arc::clone(&pool.generation);
+    thread::spawn(move || {
+        let id = search.id;
+        let answer = run_external(&slot, &generation, &search, &sender);
+        if search.stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let action = match answer {
+            Ok(EngineMove::Move(mv)) => Action::ComputerMove {
+                search: id,
+                mv: Some(mv),
+            },
+            Ok(EngineMove::NoMove) => Action::ComputerMove {
+                search: id,
+                mv: None,
+            },
+            Ok(EngineMove::Resign) => Action::EngineResigns { search: id },
+            Ok(EngineMove::Win) => Action::EngineDeclaresWin { search: id },
+            Err(error) => Action::EngineFailed {
+                search: id,
+                message: error.message(search.language),
+            },
+        };
+        let _ = sender.send(action);
+    });
+}
+
+fn run_external(
+    slot: &Slot,
+    generation: &AtomicU64,
+    search: &ExternalSearch,
+    sender: &Sender<Action>,
+) -> Result<EngineMove, EngineError> {
+    let Some(spec) = &search.spec else {
+        return Err(EngineError::Missing {
+            name: format!("#{}", search.index + 1),
+            command: String::new(),
+        });
+    };
+    let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
+    let now = generation.load(Ordering::SeqCst);
+    if held.as_ref().is_some_and(|h| h.generation != now) {
+        *held = None; // an engine of an earlier game
+    }
+    if held.is_none() {
+        let engine = ExternalEngine::start(spec)?;
+        *held = Some(Held {
+            generation: now,
+            engine,
+        });
+    }
+    let Some(current) = held.as_mut() else {
+        unreachable!("the engine was just started");
+    };
+    let id = search.id;
+    let started = Instant::now();
+    let result = current
+        .engine
+        .search(&search.game, &search.limits, &search.stop, &mut |report| {
+            let report = Box::new(report);
+            let _ = sender.send(Action::SearchProgress { search: id, report });
+        });
+    if result.is_err() {
+        *held = None; // a failed engine is ended; the next use starts it afresh
+    }
+    drop(held);
+    if let Some(rest) = SHOWN_AFTER.checked_sub(started.elapsed()) {
+        thread::sleep(rest);
+    }
+    result
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::client::EngineProtocol;
+    use crate::rules::any::Variant;
+    use std::sync::mpsc::channel;
+
+    #[test]
+    fn a_missing_engine_answers_engine_failed_and_a_stopped_search_stays_silent() {
+        let pool = EnginePool::new();
+        let (sender, receiver) = channel();
+        let spec = EngineSpec {
+            name: "ghost".to_string(),
+            command: "/nonexistent/ghost-engine".to_string(),
+            args: Vec::new(),
+            protocol: EngineProtocol::Uci,
+            options: Vec::new(),
+        };
+        let search = |id, stop: bool| ExternalSearch {
+            id,
+            index: 0,
+            spec: Some(spec.clone()),
+            game: Game::from_variant(Variant::Xiangqi),
+            limits: Limits::default(),
+            stop: Arc::new(AtomicBool::new(stop)),
+            language: Language::English,
+        };
+        spawn_external(&pool, search(7, false), sender.clone());
+        let answer = receiver.recv_timeout(Duration::from_secs(5)).unwrap();
+        let Action::EngineFailed { search: 7, message } = answer else {
+            panic!("{answer:?}");
+        };
+        assert!(message.contains("/nonexistent/ghost-engine"), "{message}");
+        spawn_external(&pool, search(8, true), sender);
+        assert!(receiver.recv_timeout(Duration::from_millis(500)).is_err());
+        pool.shut_down(Duration::from_secs(1));
+    }
+}
