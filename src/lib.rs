@@ -8,6 +8,7 @@
 
 pub mod app;
 pub mod bench;
+pub mod config;
 pub mod engine;
 pub mod i18n;
 pub mod protocol;

@@ -1,13 +1,15 @@
 //! The `qipan` command: the game (default), engine protocols and tools.
 
 use clap::{Parser, Subcommand};
-use qipan::app::{App, GlyphSet, Settings, StartOptions};
-use qipan::i18n::{Key, Language};
+use qipan::app::{App, StartOptions};
+use qipan::config;
+use qipan::i18n::Key;
 use qipan::record::autosave;
 use qipan::rules::any::Variant;
 use qipan::rules::janggi::JanggiRules;
 use qipan::rules::Position;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// qipan (棋盤): xiangqi, shogi and janggi in the terminal.
@@ -25,6 +27,22 @@ struct Cli {
     /// Interface language: en or ko (default: from LANG).
     #[arg(long, global = true, value_name = "LANGUAGE")]
     lang: Option<String>,
+    /// Colour theme: wood, dark, contrast, sixteen, or a theme file.
+    #[arg(long, global = true, value_name = "THEME")]
+    theme: Option<String>,
+    /// Read settings from this file instead of ~/.config/qipan/config.toml.
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum ConfigCommand {
+    /// Print where the configuration is read from.
+    Path,
+    /// Print an example configuration with every option at its default.
+    Example,
+    /// Read the configuration and report every problem in it.
+    Check,
 }
 
 #[derive(Subcommand, Debug)]
@@ -68,6 +86,11 @@ enum Mode {
         /// A FEN (Fairy-Stockfish form; SFEN also for shogi). Default: the start position.
         fen: Option<String>,
     },
+    /// The configuration file: where it is, an example, a check.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
     /// Print the start position of a game.
     Show {
         /// The rule set.
@@ -92,27 +115,67 @@ fn game_of(mode: &Mode) -> Option<Variant> {
     }
 }
 
-fn settings(cli: &Cli) -> Result<Settings, String> {
-    let language = match cli.lang.as_deref() {
-        None => Language::from_environment(),
-        Some(name) if name.starts_with("ko") => Language::Korean,
-        Some(name) if name.starts_with("en") => Language::English,
-        Some(other) => return Err(format!("unknown language '{other}': use en or ko")),
+/// The config file's path and its settings merged with the command-line flags.
+fn load_config(cli: &Cli) -> Result<(Option<std::path::PathBuf>, config::Loaded), String> {
+    let flags = config::Flags {
+        language: cli.lang.clone(),
+        ascii: cli.ascii,
+        wide_lines: cli.wide_lines,
+        theme: cli.theme.clone(),
     };
-    let glyphs = if cli.ascii {
-        GlyphSet::Latin
-    } else if cli.wide_lines {
-        GlyphSet::CjkWideLines
-    } else {
-        GlyphSet::Cjk
-    };
-    Ok(Settings { language, glyphs })
+    let path = config::path(cli.config.as_deref());
+    let loaded = config::load(path.as_deref(), &flags)?;
+    Ok((path, loaded))
+}
+
+fn config_command(
+    command: &ConfigCommand,
+    path: Option<&Path>,
+    loaded: &config::Loaded,
+) -> Result<(), String> {
+    match command {
+        ConfigCommand::Path => match path {
+            Some(path) => {
+                let state = if path.exists() {
+                    ""
+                } else {
+                    " (not there: defaults are used)"
+                };
+                println!("{}{state}", path.display());
+                Ok(())
+            }
+            None => {
+                Err("no config folder: set XDG_CONFIG_HOME or HOME, or use --config".to_string())
+            }
+        },
+        ConfigCommand::Example => {
+            print!("{}", config::EXAMPLE);
+            Ok(())
+        }
+        ConfigCommand::Check => {
+            for warning in &loaded.warnings {
+                println!("{warning}");
+            }
+            if loaded.warnings.is_empty() {
+                println!(
+                    "{}: ok",
+                    path.map_or("defaults".to_string(), |p| p.display().to_string())
+                );
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} problem(s) in the configuration",
+                    loaded.warnings.len()
+                ))
+            }
+        }
+    }
 }
 
 /// The start screen, offering to continue the autosaved game when there is one; an
 /// autosave that does not load is reported in the status line, never fatal.
-fn app_offering_autosave(settings: Settings) -> App {
-    let mut app = App::new(settings);
+fn app_offering_autosave(app: App) -> App {
+    let mut app = app;
     if let Some(path) = autosave::default_path().filter(|path| path.exists()) {
         match autosave::load(&path) {
             Ok(saved) => app.offer_saved_game(saved),
@@ -124,13 +187,24 @@ fn app_offering_autosave(settings: Settings) -> App {
 
 fn run(cli: Cli) -> Result<(), String> {
     let stdout = std::io::stdout();
-    let settings = settings(&cli)?;
+    let (path, loaded) = load_config(&cli)?;
+    let settings = loaded.config.settings();
+    if let Some(Mode::Config { command }) = &cli.command {
+        return config_command(command, path.as_deref(), &loaded);
+    }
+    let mut app = App::from_config(loaded.config.clone(), path, &loaded.warnings);
     if let Some(game) = cli.command.as_ref().and_then(game_of) {
-        let app = App::with_game(settings, StartOptions::for_variant(game));
+        app.options = StartOptions {
+            players: app.options.players,
+            ..StartOptions::for_variant(game)
+        };
+        app.start_game();
         return qipan::tui::run(app).map_err(|e| e.to_string());
     }
     match cli.command {
-        Some(Mode::Xiangqi | Mode::Shogi | Mode::Janggi | Mode::Gungjanggi) => Ok(()),
+        Some(
+            Mode::Xiangqi | Mode::Shogi | Mode::Janggi | Mode::Gungjanggi | Mode::Config { .. },
+        ) => Ok(()),
         Some(Mode::RenderBench { width, height }) => {
             for (name, micros) in qipan::ui::benchmark::frame_times(settings, width, height) {
                 println!("{name:<24} {micros:>8.1} µs per frame at {width}×{height}");
@@ -181,7 +255,7 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}", variant.start().fen());
             Ok(())
         }
-        None => qipan::tui::run(app_offering_autosave(settings)).map_err(|e| e.to_string()),
+        None => qipan::tui::run(app_offering_autosave(app)).map_err(|e| e.to_string()),
     }
 }
 

@@ -122,8 +122,113 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
         },
         _ => {}
     }
-    KEYMAP
+    app.keymap
         .iter()
         .find(|b| b.code == event.code && b.control == control)
         .map(|b| b.action)
+}
+
+/// The actions a user may bind in the config's `[keys]` table, by their config name.
+pub const ACTION_NAMES: &[(&str, Action)] = &[
+    ("up", Action::Up),
+    ("down", Action::Down),
+    ("left", Action::Left),
+    ("right", Action::Right),
+    ("select", Action::Select),
+    ("cancel", Action::Cancel),
+    ("toggle_hand", Action::ToggleHand),
+    ("prompt", Action::OpenPrompt),
+    ("pass", Action::Pass),
+    ("undo", Action::Undo),
+    ("redo", Action::Redo),
+    ("flip", Action::Flip),
+    ("flip_every_turn", Action::FlipEveryTurn),
+    ("notation", Action::CycleNotation),
+    ("help", Action::Help),
+    ("settings", Action::Settings),
+    ("quit", Action::Quit),
+    ("history_back", Action::HistoryBack),
+    ("history_forward", Action::HistoryForward),
+    ("history_start", Action::HistoryStart),
+    ("history_end", Action::HistoryEnd),
+    ("resign", Action::Resign),
+    ("offer_draw", Action::OfferDraw),
+    ("new_game", Action::NewGame),
+];
+
+/// The action a config name stands for (`undo`, `history_back`, …).
+pub fn action_named(name: &str) -> Option<Action> {
+    ACTION_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, action)| *action)
+}
+
+/// Reads a key name as the config writes it: one character (`u`, `?`), a named key
+/// (`Up`, `Enter`, `Space`, `Esc`, `Tab`, `Backspace`, `Home`, `End`, `PageUp`,
+/// `PageDown`, `Delete`, `Insert`, `F1`…`F12`), optionally after `Ctrl-`.
+/// Returns the key code and whether Ctrl is held.
+pub fn parse_key(text: &str) -> Option<(KeyCode, bool)> {
+    let (control, name) = match text.strip_prefix("Ctrl-").or(text.strip_prefix("ctrl-")) {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return Some((KeyCode::Char(c), control));
+    }
+    let code = match name.to_ascii_lowercase().as_str() {
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "enter" | "return" => KeyCode::Enter,
+        "space" => KeyCode::Char(' '),
+        "esc" | "escape" => KeyCode::Esc,
+        "tab" => KeyCode::Tab,
+        "backtab" => KeyCode::BackTab,
+        "backspace" => KeyCode::Backspace,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "pageup" => KeyCode::PageUp,
+        "pagedown" => KeyCode::PageDown,
+        "delete" => KeyCode::Delete,
+        "insert" => KeyCode::Insert,
+        other => {
+            let number: u8 = other.strip_prefix('f')?.parse().ok()?;
+            if !(1..=12).contains(&number) {
+                return None;
+            }
+            KeyCode::F(number)
+        }
+    };
+    Some((code, control))
+}
+
+/// The key table with the user's bindings merged in: for each action the user lists,
+/// those keys replace the action's default keys, and a key the user binds is taken from
+/// any other action that had it.
+pub fn merged_keymap(user: &[(Action, Vec<(KeyCode, bool)>)]) -> Vec<Binding> {
+    let mut table: Vec<Binding> = KEYMAP
+        .iter()
+        .copied()
+        .filter(|binding| {
+            let rebound_action = user.iter().any(|(action, _)| *action == binding.action);
+            let key_taken = user.iter().any(|(_, keys)| {
+                keys.iter()
+                    .any(|&(code, control)| code == binding.code && control == binding.control)
+            });
+            !rebound_action && !key_taken
+        })
+        .collect();
+    for (action, keys) in user {
+        for &(code, control) in keys {
+            table.push(Binding {
+                code,
+                control,
+                action: *action,
+            });
+        }
+    }
+    table
 }

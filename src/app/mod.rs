@@ -7,6 +7,7 @@
 //! rules engine (`Game`, `AnyPosition`).
 
 pub mod keymap;
+pub mod preferences;
 pub mod setup;
 
 use crate::engine::Limits;
@@ -153,6 +154,8 @@ pub enum Action {
     CycleNotation,
     /// Open or close the help.
     Help,
+    /// Open the settings screen.
+    Settings,
     /// Quit, asking first when a game is in progress.
     Quit,
     /// Quit at once (Ctrl-C).
@@ -355,6 +358,12 @@ pub struct App {
     pub ticks: u64,
     /// The saved game the start screen offers to continue.
     pub resume: Option<SavedGame>,
+    /// The user's settings as loaded (and as changed on the settings screen).
+    pub config: crate::config::Config,
+    /// Where the config is saved to, when known.
+    pub config_path: Option<std::path::PathBuf>,
+    /// The key table: the defaults with the config's bindings merged in.
+    pub keymap: Vec<keymap::Binding>,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -373,6 +382,9 @@ impl App {
             quit: false,
             ticks: 0,
             resume: None,
+            config: crate::config::Config::default(),
+            config_path: None,
+            keymap: keymap::KEYMAP.to_vec(),
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -579,6 +591,7 @@ impl App {
         // The offer is gone once a game starts: this game's autosave replaces it.
         self.resume = None;
         let position = game.position();
+        let kind = position.game();
         let cursor = start_cursor(position);
         self.play = Some(Play {
             game,
@@ -593,7 +606,7 @@ impl App {
             players,
             search: None,
             options: self.options,
-            notation: None,
+            notation: self.config.notation.for_game(kind),
         });
         self.screen = Screen::Game;
         self.overlay = None;
