@@ -14,5 +14,6 @@ pub mod i18n;
 pub mod protocol;
 pub mod record;
 pub mod rules;
+pub mod theme;
 pub mod tui;
 pub mod ui;

@@ -187,12 +187,20 @@ fn app_offering_autosave(app: App) -> App {
 
 fn run(cli: Cli) -> Result<(), String> {
     let stdout = std::io::stdout();
-    let (path, loaded) = load_config(&cli)?;
+    let (path, mut loaded) = load_config(&cli)?;
+    let folder = path.as_deref().and_then(Path::parent);
+    let (user_theme, theme_warnings) = qipan::theme::load_configured(&loaded.config.theme, folder);
+    if user_theme.is_none() && !theme_warnings.is_empty() {
+        loaded.config.theme = "wood".to_string();
+    }
+    loaded.warnings.extend(theme_warnings);
     let settings = loaded.config.settings();
     if let Some(Mode::Config { command }) = &cli.command {
         return config_command(command, path.as_deref(), &loaded);
     }
     let mut app = App::from_config(loaded.config.clone(), path, &loaded.warnings);
+    let mode = qipan::theme::ColorMode::from_environment();
+    app.set_theme(&loaded.config.theme, user_theme, mode);
     if let Some(game) = cli.command.as_ref().and_then(game_of) {
         app.options = StartOptions {
             players: app.options.players,

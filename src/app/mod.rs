@@ -364,6 +364,13 @@ pub struct App {
     pub config_path: Option<std::path::PathBuf>,
     /// The key table: the defaults with the config's bindings merged in.
     pub keymap: Vec<keymap::Binding>,
+    /// The theme's styles, made ready for this terminal.
+    pub palette: crate::theme::Palette,
+    /// The terminal's colours (depth, `NO_COLOR`), to rebuild the palette for another theme.
+    pub color_mode: crate::theme::ColorMode,
+    /// The configured theme when it is the user's own file (name and contents), so the
+    /// settings screen can come back to it.
+    pub user_theme: Option<(String, crate::theme::ThemeSpec)>,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -385,6 +392,9 @@ impl App {
             config: crate::config::Config::default(),
             config_path: None,
             keymap: keymap::KEYMAP.to_vec(),
+            palette: crate::theme::Palette::default(),
+            color_mode: crate::theme::ColorMode::default(),
+            user_theme: None,
             effects: Vec::new(),
             next_search_id: 1,
         }

@@ -4,6 +4,7 @@
 use super::keymap::merged_keymap;
 use super::{App, GlyphSet, Player, Settings, StartOptions, Status};
 use crate::config::{Config, CpuSide};
+use crate::theme::{ColorMode, Palette, ThemeSpec};
 use std::path::PathBuf;
 
 impl Config {
@@ -65,6 +66,25 @@ impl App {
             app.status = Some(Status { text, error: true });
         }
         app
+    }
+
+    /// Uses a theme on a terminal of this colour mode. `spec` is the theme's contents
+    /// when it is not a built-in (a user file, already read).
+    pub fn set_theme(&mut self, name: &str, spec: Option<ThemeSpec>, mode: ColorMode) {
+        self.color_mode = mode;
+        let spec = match (ThemeSpec::built_in(name), spec) {
+            (Some(built_in), _) => built_in,
+            (None, Some(spec)) => {
+                self.user_theme = Some((name.to_string(), spec.clone()));
+                spec
+            }
+            (None, None) => match &self.user_theme {
+                Some((user_name, spec)) if user_name == name => spec.clone(),
+                _ => Palette::default_spec(),
+            },
+        };
+        self.palette = Palette::new(&spec, mode);
+        self.config.theme = name.to_string();
     }
 
     /// Takes a config's session-wide parts: the key table and the notation defaults.

@@ -18,7 +18,7 @@ use crate::rules::{Outcome, Position, Side};
 use board::{board_dimensions, BoardSize, BoardStyle, HitTarget, Marks};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use ratatui::Frame;
@@ -109,7 +109,7 @@ pub fn hit_test(app: &App, area: Rect, column: u16, row: u16) -> Option<HitTarge
     let layout = game_layout(game, app.settings.glyphs, area).ok()?;
     let board = &layout.board;
     if board.contains((column, row).into()) {
-        let theme = Theme::for_game(game);
+        let theme = app_theme(app, game);
         let canvas = board::draw(
             play.shown_position(),
             &Marks::default(),
@@ -146,6 +146,11 @@ fn board_style<'a>(app: &App, play: &Play, size: BoardSize, theme: &'a Theme) ->
     }
 }
 
+/// The app's theme (its palette) for a game.
+pub fn app_theme(app: &App, game: GameKind) -> Theme {
+    Theme::from_palette(&app.palette, game)
+}
+
 /// The side's name as the panel shows it: 紅 Red, ▲先手 Sente, 楚 Cho (without CJK in the Latin set).
 pub fn side_name(language: Language, glyphs: GlyphSet, game: GameKind, side: Side) -> String {
     let word = language.text(side_key(game, side));
@@ -154,18 +159,6 @@ pub fn side_name(language: Language, glyphs: GlyphSet, game: GameKind, side: Sid
     } else {
         format!("{} {}", native_side_name(game, side), word)
     }
-}
-
-fn side_label_style(game: GameKind, side: Side) -> Style {
-    let color = match (game, side) {
-        (GameKind::Xiangqi, Side::First) | (GameKind::Janggi, Side::Second) => {
-            Color::Rgb(235, 80, 80)
-        }
-        (GameKind::Janggi, Side::First) => Color::Rgb(90, 160, 255),
-        (GameKind::Shogi, Side::Second) => Color::Rgb(220, 130, 200),
-        _ => Color::White,
-    };
-    Style::new().fg(color).add_modifier(Modifier::BOLD)
 }
 
 fn player_text(language: Language, player: Player) -> String {
@@ -193,7 +186,7 @@ pub fn outcome_text(
 }
 
 fn title_line(app: &App, title: String, area: Rect, buffer: &mut Buffer) {
-    let theme = Theme::for_game(GameKind::Xiangqi);
+    let theme = app_theme(app, GameKind::Xiangqi);
     let help = format!("? {} ", app.text(Key::HelpTitle));
     Paragraph::new(Line::from(vec![
         Span::styled(format!(" {} ", app.text(Key::AppTitle)), theme.highlight),
@@ -211,7 +204,7 @@ fn title_line(app: &App, title: String, area: Rect, buffer: &mut Buffer) {
 
 fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     let game = play.game.variant().kind();
-    let theme = Theme::for_game(game);
+    let theme = app_theme(app, game);
     let layout = match game_layout(game, app.settings.glyphs, area) {
         Ok(layout) => layout,
         Err((width, height)) => {
@@ -333,7 +326,7 @@ fn render_hands(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut 
     for (side, top) in hand_sides(play) {
         for (row, text, index) in hand_rows(position, side, area, top, app.settings.glyphs) {
             let mut style = match index {
-                None => side_label_style(GameKind::Shogi, side),
+                None => theme.side_label(side),
                 Some(_) => theme.hand,
             };
             let selected_kind = match play.selection {
@@ -344,9 +337,9 @@ fn render_hands(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut 
                 let kind = position.hand(side).get(index).map(|(k, _)| *k);
                 if side == mover && play.review.is_none() {
                     if play.hand_cursor == Some(index) {
-                        style = style.patch(theme.cursor).fg(Color::Black);
+                        style = style.patch(theme.highlight);
                     } else if selected_kind.is_some() && selected_kind == kind {
-                        style = style.patch(theme.selected).fg(Color::Black);
+                        style = style.patch(theme.selected);
                     }
                 }
             }
@@ -364,7 +357,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     let language = app.settings.language;
     let glyphs = app.settings.glyphs;
     let game = play.game.variant().kind();
-    let theme = Theme::for_game(game);
+    let theme = app_theme(app, game);
     let position = play.shown_position();
     let mover = position.side_to_move();
     let mut lines: Vec<Line> = Vec::new();
@@ -384,7 +377,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             Span::styled(marker, theme.title),
             Span::styled(
                 side_name(language, glyphs, game, side),
-                side_label_style(game, side),
+                theme.side_label(side),
             ),
             Span::styled(
                 format!("  {}", player_text(language, play.player(side))),
@@ -405,13 +398,13 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         let total = play.game.moves().len().to_string();
         lines.push(Line::styled(
             language.format(Key::Reviewing, &[&play.shown_ply().to_string(), &total]),
-            theme.title.fg(Color::Yellow),
+            theme.review,
         ));
     } else if app.thinking() {
         let dots = ["·  ", "·· ", "···"][(app.ticks / 3 % 3) as usize];
         lines.push(Line::styled(
             format!("{} {dots}", language.text(Key::Thinking)),
-            theme.title.fg(Color::Cyan),
+            theme.thinking,
         ));
     } else if position.bikjang_pending() {
         lines.push(Line::styled(
@@ -440,7 +433,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                         native_side_name(game, side)
                     }
                 ),
-                side_label_style(game, side),
+                theme.side_label(side),
             )];
             let pieces: Vec<String> = captured[side.index()]
                 .iter()
@@ -458,7 +451,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 .collect();
             spans.push(Span::styled(
                 pieces.join(""),
-                side_label_style(game, side.opponent()),
+                theme.side_label(side.opponent()),
             ));
             lines.push(Line::from(spans));
         }
@@ -473,12 +466,12 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 ),
                 Span::styled(
                     format!("{} {first}", language.text(side_key(game, Side::First))),
-                    side_label_style(game, Side::First),
+                    theme.side_label(Side::First),
                 ),
                 Span::raw("  "),
                 Span::styled(
                     format!("{} {second}", language.text(side_key(game, Side::Second))),
-                    side_label_style(game, Side::Second),
+                    theme.side_label(Side::Second),
                 ),
             ]));
         }
@@ -584,7 +577,7 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
             let name = side_name(language, app.settings.glyphs, game, mover);
             let mut spans = vec![Span::styled(
                 format!(" {}", language.format(Key::ToMove, &[&name])),
-                side_label_style(game, mover),
+                theme.side_label(mover),
             )];
             if play.in_progress() && play.review.is_none() && play.player(mover) == Player::Human {
                 spans.push(Span::styled(
@@ -668,7 +661,7 @@ fn start_label(app: &App, game: GameKind, field: StartField) -> String {
 fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
     let options = &app.options;
     let game = options.game().kind;
-    let theme = Theme::for_game(game);
+    let theme = app_theme(app, game);
     title_line(
         app,
         app.text(Key::NewGameHeading).to_string(),
@@ -708,7 +701,7 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         } else {
             let label_pad = label_width.saturating_sub(board::text_width(&label, false) as usize);
             let label_style = match field {
-                StartField::Player(side) => side_label_style(game, side),
+                StartField::Player(side) => theme.side_label(side),
                 _ => theme.dim,
             };
             let value_style = if field == StartField::Time {
@@ -867,7 +860,7 @@ fn popup_block(title: &str, theme: &Theme) -> Block<'static> {
             theme.popup.add_modifier(Modifier::BOLD),
         ))
         .style(theme.popup)
-        .border_style(theme.popup.fg(Color::Rgb(250, 215, 60)))
+        .border_style(theme.popup_border)
 }
 
 fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
@@ -879,7 +872,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
         .as_ref()
         .map(|p| p.game.variant().kind())
         .unwrap_or(app.options.game().kind);
-    let theme = Theme::for_game(game);
+    let theme = app_theme(app, game);
     match overlay {
         Overlay::Prompt { .. } => {}
         Overlay::Help { scroll } => {
@@ -1116,10 +1109,7 @@ fn help_lines(
     game: GameKind,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let heading = theme
-        .popup
-        .add_modifier(Modifier::BOLD)
-        .fg(Color::Rgb(250, 215, 60));
+    let heading = theme.heading;
     let mut lines = vec![Line::styled(language.text(Key::HelpKeys), heading)];
     for (keys, key) in KEY_HELP {
         lines.push(Line::from(vec![
@@ -1140,7 +1130,7 @@ fn help_lines(
                 let glyph = glyphs::piece(game, Piece { side, kind }, glyphs);
                 if !seen.contains(&glyph) {
                     seen.push(glyph);
-                    spans.push(Span::styled(glyph, side_label_style(game, side)));
+                    spans.push(Span::styled(glyph, theme.side_label(side)));
                 }
             }
             spans.push(Span::raw(" "));

@@ -119,3 +119,57 @@ fn a_frame_at_120_by_40_is_fast() {
         assert!(micros < 20_000.0, "{name}: {micros} µs");
     }
 }
+
+/// Every colour on screen comes from the theme: with `NO_COLOR` no cell has one, and
+/// the two sides' pieces still look different (bold against reversed).
+#[test]
+fn no_color_draws_without_colours_and_keeps_sides_apart() {
+    use crate::theme::{ColorDepth, ColorMode};
+    use ratatui::style::Color;
+    for game in GAMES {
+        let mut app = midgame(settings(GlyphSet::Cjk), game);
+        let mode = ColorMode {
+            depth: ColorDepth::TrueColor,
+            no_color: true,
+        };
+        app.set_theme("wood", None, mode);
+        app.update(crate::app::Action::Help);
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal.draw(|frame| render(&app, frame)).unwrap();
+        let buffer = terminal.backend().buffer();
+        for cell in buffer.content() {
+            assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{game:?}");
+        }
+        let theme = app_theme(&app, game);
+        assert_ne!(theme.first_side, theme.second_side);
+    }
+}
+
+/// The theme chosen reaches the board: the wood and dark boards differ in colour.
+#[test]
+fn the_board_is_drawn_in_the_chosen_theme() {
+    use crate::theme::ColorMode;
+    let draw = |theme: &str| {
+        let mut app = midgame(settings(GlyphSet::Cjk), GameKind::Janggi);
+        app.set_theme(theme, None, ColorMode::default());
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal.draw(|frame| render(&app, frame)).unwrap();
+        terminal.backend().buffer().clone()
+    };
+    let (wood, dark) = (draw("wood"), draw("dark"));
+    let board_cell = |buffer: &Buffer| {
+        buffer
+            .content()
+            .iter()
+            .find(|cell| cell.symbol() == "┼")
+            .map(|cell| cell.bg)
+    };
+    assert_eq!(
+        board_cell(&wood),
+        Some(ratatui::style::Color::Rgb(222, 184, 135))
+    );
+    assert_eq!(
+        board_cell(&dark),
+        Some(ratatui::style::Color::Rgb(38, 38, 38))
+    );
+}
