@@ -882,6 +882,19 @@ pub fn save_changes(text: &str, changes: &[Change]) -> Result<String, String> {
     Ok(document.to_string())
 }
 
+/// Writes `changes` into the config file at `path` (created when missing), atomically,
+/// keeping everything else in it.
+pub fn save_to_file(path: &Path, changes: &[Change]) -> Result<(), String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(error) => return Err(format!("{}: {error}", path.display())),
+    };
+    let saved = save_changes(&text, changes).map_err(|e| format!("{}: {e}", path.display()))?;
+    crate::record::autosave::write_atomically(path, &saved)
+        .map_err(|error| format!("{}: {error}", path.display()))
+}
+
 /// The keys the settings screen can change whose values differ between two configs.
 pub fn changes_between(before: &Config, after: &Config) -> Vec<Change> {
     let mut changes = Vec::new();

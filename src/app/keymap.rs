@@ -49,6 +49,7 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('N'), Action::CycleNotation),
     key(KeyCode::Char('?'), Action::Help),
     key(KeyCode::F(1), Action::Help),
+    key(KeyCode::Char('o'), Action::Settings),
     key(KeyCode::Char('q'), Action::Quit),
     key(KeyCode::Char('['), Action::HistoryBack),
     key(KeyCode::Char(']'), Action::HistoryForward),
@@ -86,6 +87,7 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("D", Key::KeyDraw),
     ("n", Key::KeyNewGame),
     ("?", Key::KeyHelp),
+    ("o", Key::KeySettings),
     ("q", Key::KeyQuit),
     ("Ctrl-C", Key::KeyForceQuit),
     ("mouse", Key::KeyMouse),
@@ -115,6 +117,9 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
             KeyCode::Char('n') | KeyCode::Char('N') => return Some(Action::No),
             _ => {}
         },
+        Some(Overlay::Settings { .. }) if event.code == KeyCode::Char('s') => {
+            return Some(Action::SaveSettings)
+        }
         Some(Overlay::GameOver { .. }) => match event.code {
             KeyCode::Char('r') => return Some(Action::Redo),
             KeyCode::Char('n') => return Some(Action::NewGame),

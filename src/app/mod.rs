@@ -8,6 +8,7 @@
 
 pub mod keymap;
 pub mod preferences;
+pub mod settings_screen;
 pub mod setup;
 
 use crate::engine::Limits;
@@ -112,6 +113,11 @@ pub enum Overlay {
         /// What has been typed.
         text: String,
     },
+    /// The settings screen.
+    Settings {
+        /// The focused row (index into [`settings_screen::SettingRow::ALL`]).
+        row: usize,
+    },
 }
 
 /// How far the help can be scrolled down (it has fewer rows than this on any screen).
@@ -156,6 +162,8 @@ pub enum Action {
     Help,
     /// Open the settings screen.
     Settings,
+    /// Save the settings to the config file (`s` on the settings screen).
+    SaveSettings,
     /// Quit, asking first when a game is in progress.
     Quit,
     /// Quit at once (Ctrl-C).
@@ -215,6 +223,10 @@ pub enum Effect {
     Autosave(String),
     /// Delete the autosave file: the game ended or there is none to keep.
     RemoveAutosave,
+    /// Write these changed settings into the config file, keeping everything else in it.
+    SaveConfig(Vec<crate::config::Change>),
+    /// Ring the terminal bell (the CPU has moved and `bell = true`).
+    Bell,
 }
 
 /// The current selection on the board.
@@ -362,6 +374,9 @@ pub struct App {
     pub config: crate::config::Config,
     /// Where the config is saved to, when known.
     pub config_path: Option<std::path::PathBuf>,
+    /// The config as the file has it (as loaded or last saved): saving writes the
+    /// difference from this.
+    pub saved_config: crate::config::Config,
     /// The key table: the defaults with the config's bindings merged in.
     pub keymap: Vec<keymap::Binding>,
     /// The theme's styles, made ready for this terminal.
@@ -391,6 +406,7 @@ impl App {
             resume: None,
             config: crate::config::Config::default(),
             config_path: None,
+            saved_config: crate::config::Config::default(),
             keymap: keymap::KEYMAP.to_vec(),
             palette: crate::theme::Palette::default(),
             color_mode: crate::theme::ColorMode::default(),
@@ -574,6 +590,7 @@ impl App {
                 }
             }
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Action::Settings => self.open_settings(),
             Action::Quit | Action::Cancel => self.quit = true,
             _ => {}
         }
@@ -719,6 +736,7 @@ impl App {
                 Action::Cancel => self.overlay = None,
                 _ => {}
             },
+            Overlay::Settings { row } => self.update_settings(row, action),
         }
     }
 
@@ -821,6 +839,7 @@ impl App {
             }
             Action::CycleNotation => self.cycle_notation(),
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Action::Settings => self.open_settings(),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
             Action::HistoryForward => self.review_step(1),
@@ -1281,10 +1300,16 @@ impl App {
         play.search = None;
         if let Some(mv) = mv {
             // Keep a half-made human selection out of the way of the CPU's move.
-            if !matches!(self.overlay, Some(Overlay::Help { .. })) {
+            if !matches!(
+                self.overlay,
+                Some(Overlay::Help { .. } | Overlay::Settings { .. })
+            ) {
                 self.overlay = None;
             }
             self.play_move(mv);
+            if self.config.bell {
+                self.effects.push(Effect::Bell);
+            }
         }
     }
 

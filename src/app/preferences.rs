@@ -90,6 +90,7 @@ impl App {
     /// Takes a config's session-wide parts: the key table and the notation defaults.
     pub fn apply_config(&mut self, config: Config) {
         self.keymap = merged_keymap(&config.keys);
+        self.saved_config = config.clone();
         self.config = config;
     }
 }

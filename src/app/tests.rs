@@ -505,7 +505,7 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
     effects.iter().rev().find_map(|effect| match effect {
         Effect::Autosave(text) => Some(Some(text.clone())),
         Effect::RemoveAutosave => Some(None),
-        Effect::StartSearch { .. } => None,
+        Effect::StartSearch { .. } | Effect::SaveConfig(_) | Effect::Bell => None,
     })
 }
 

@@ -243,3 +243,31 @@ fn line_and_column_count_characters() {
     assert_eq!(line_column("a\nbc", 3), (2, 2));
     assert_eq!(line_column("한 = 1", 4), (1, 3));
 }
+
+#[test]
+fn save_to_file_edits_the_file_in_place() {
+    let folder = std::env::temp_dir().join(format!("qipan-config-{}", std::process::id()));
+    let path = folder.join("config.toml");
+    std::fs::create_dir_all(&folder).unwrap();
+    std::fs::write(&path, "# keep me\n[cpu]\nlevel = 2 # easy\n").unwrap();
+    let change = Change {
+        path: vec!["cpu", "level"],
+        value: Value::from(9),
+    };
+    save_to_file(&path, &[change]).unwrap();
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text, "# keep me\n[cpu]\nlevel = 9 # easy\n");
+    // A missing file is created with only the change.
+    let fresh = folder.join("fresh.toml");
+    let _ = std::fs::remove_file(&fresh);
+    let change = Change {
+        path: vec!["theme"],
+        value: Value::from("dark"),
+    };
+    save_to_file(&fresh, &[change]).unwrap();
+    assert_eq!(
+        std::fs::read_to_string(&fresh).unwrap(),
+        "theme = \"dark\"\n"
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}

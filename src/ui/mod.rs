@@ -4,6 +4,7 @@
 pub mod benchmark;
 pub mod board;
 pub mod glyphs;
+pub mod settings;
 pub mod theme;
 
 use crate::app::keymap::KEY_HELP;
@@ -828,7 +829,7 @@ pub fn start_row_at(app: &App, area: Rect, row: u16) -> Option<usize> {
 
 /// Clears a popup's area, and any wide glyph just left of it whose second half the
 /// popup's left border would otherwise hide (the terminal would draw the glyph, not the border).
-fn clear_popup(rect: Rect, buffer: &mut Buffer) {
+pub(crate) fn clear_popup(rect: Rect, buffer: &mut Buffer) {
     Clear.render(rect, buffer);
     if rect.x == 0 {
         return;
@@ -842,7 +843,7 @@ fn clear_popup(rect: Rect, buffer: &mut Buffer) {
     }
 }
 
-fn centered(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);
     Rect::new(
@@ -853,7 +854,7 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
-fn popup_block(title: &str, theme: &Theme) -> Block<'static> {
+pub(crate) fn popup_block(title: &str, theme: &Theme) -> Block<'static> {
     Block::bordered()
         .title(Span::styled(
             format!(" {title} "),
@@ -875,6 +876,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
     let theme = app_theme(app, game);
     match overlay {
         Overlay::Prompt { .. } => {}
+        Overlay::Settings { row } => settings::render(app, *row, area, &theme, buffer),
         Overlay::Help { scroll } => {
             let rect = centered(
                 area,

@@ -173,3 +173,21 @@ fn the_board_is_drawn_in_the_chosen_theme() {
         Some(ratatui::style::Color::Rgb(38, 38, 38))
     );
 }
+
+#[test]
+fn settings_screen_in_both_languages() {
+    for language in Language::ALL {
+        let mut app = midgame(
+            Settings {
+                language,
+                glyphs: GlyphSet::Cjk,
+            },
+            GameKind::Xiangqi,
+        );
+        app.config.language = crate::config::LanguageChoice::Fixed(language);
+        app.update(crate::app::Action::Settings);
+        app.update(crate::app::Action::Down);
+        let name = format!("settings_xiangqi_{language:?}_80x24").to_lowercase();
+        insta::assert_snapshot!(name, snapshot(&app, 80, 24));
+    }
+}
