@@ -133,6 +133,38 @@ keys! {
     SettingsUnchanged,
     /// Help: the settings key.
     KeySettings,
+    /// Help: the name of the mouse in the key column.
+    MouseLabel,
+    /// Settings save error: there is no config folder.
+    NoConfigFolder,
+    /// Theme name: wood.
+    ThemeWood,
+    /// Theme name: dark.
+    ThemeDark,
+    /// Theme name: high contrast.
+    ThemeContrast,
+    /// Theme name: 16 colours.
+    ThemeSixteen,
+    /// Notation name: Chinese, traditional characters.
+    NotationChineseTraditional,
+    /// Notation name: Chinese, simplified characters.
+    NotationChineseSimplified,
+    /// Notation name: WXF.
+    NotationWxf,
+    /// Notation name: ICCS.
+    NotationIccs,
+    /// Notation name: Japanese.
+    NotationJapanese,
+    /// Notation name: Western (Hodges).
+    NotationHodges,
+    /// Notation name: USI.
+    NotationUsi,
+    /// Notation name: Korean, Hangul pieces.
+    NotationKoreanHangul,
+    /// Notation name: Korean, hanja pieces.
+    NotationKoreanHanja,
+    /// Notation name: engine coordinates.
+    NotationEngine,
     /// Field label: which game.
     FieldGame,
     /// Field label: rule set.
@@ -468,6 +500,22 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SettingsSaveFailed, "Settings not saved: {}"),
     (Key::SettingsUnchanged, "No setting has changed since the last save"),
     (Key::KeySettings, "settings: language, pieces, theme, notation…"),
+    (Key::MouseLabel, "mouse"),
+    (Key::NoConfigFolder, "no config folder (set HOME or XDG_CONFIG_HOME, or use --config)"),
+    (Key::ThemeWood, "wood"),
+    (Key::ThemeDark, "dark"),
+    (Key::ThemeContrast, "high contrast"),
+    (Key::ThemeSixteen, "16 colours"),
+    (Key::NotationChineseTraditional, "Chinese (traditional)"),
+    (Key::NotationChineseSimplified, "Chinese (simplified)"),
+    (Key::NotationWxf, "WXF"),
+    (Key::NotationIccs, "ICCS"),
+    (Key::NotationJapanese, "Japanese"),
+    (Key::NotationHodges, "Western (Hodges)"),
+    (Key::NotationUsi, "USI"),
+    (Key::NotationKoreanHangul, "Korean (Hangul)"),
+    (Key::NotationKoreanHanja, "Korean (hanja)"),
+    (Key::NotationEngine, "engine coordinates"),
     (Key::FieldGame, "Game"),
     (Key::FieldRules, "Rules"),
     (Key::FieldHanSetup, "Han setup"),
@@ -651,6 +699,22 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SettingsSaveFailed, "설정을 저장하지 못했습니다: {}"),
     (Key::SettingsUnchanged, "마지막 저장 뒤 바뀐 설정이 없습니다"),
     (Key::KeySettings, "설정: 언어, 기물 글자, 테마, 기보 표기…"),
+    (Key::MouseLabel, "마우스"),
+    (Key::NoConfigFolder, "설정 폴더가 없습니다 (HOME이나 XDG_CONFIG_HOME을 정하거나 --config를 쓰세요)"),
+    (Key::ThemeWood, "나무"),
+    (Key::ThemeDark, "어두운"),
+    (Key::ThemeContrast, "고대비"),
+    (Key::ThemeSixteen, "16색"),
+    (Key::NotationChineseTraditional, "중국식 (번체)"),
+    (Key::NotationChineseSimplified, "중국식 (간체)"),
+    (Key::NotationWxf, "WXF"),
+    (Key::NotationIccs, "ICCS"),
+    (Key::NotationJapanese, "일본식"),
+    (Key::NotationHodges, "서양식 (Hodges)"),
+    (Key::NotationUsi, "USI"),
+    (Key::NotationKoreanHangul, "한국식 (한글)"),
+    (Key::NotationKoreanHanja, "한국식 (한자)"),
+    (Key::NotationEngine, "엔진 좌표"),
     (Key::FieldGame, "게임"),
     (Key::FieldRules, "규칙"),
     (Key::FieldHanSetup, "한 상차림"),

@@ -1097,7 +1097,8 @@ impl App {
         let Some(play) = &mut self.play else { return };
         let next = play.notation(language).next(play.game.variant().kind());
         play.notation = Some(next);
-        let text = language.format(Key::StatusNotation, &[next.name()]);
+        let name = language.text(settings_screen::notation_key(next));
+        let text = language.format(Key::StatusNotation, &[name]);
         self.status = Some(Status { text, error: false });
         self.autosave();
     }

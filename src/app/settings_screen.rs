@@ -59,6 +59,33 @@ fn step<T: Clone + PartialEq>(all: &[T], current: T, delta: i32) -> T {
     all[(index + delta).rem_euclid(all.len() as i32) as usize].clone()
 }
 
+/// The interface name of a notation.
+pub fn notation_key(notation: Notation) -> Key {
+    match notation {
+        Notation::Chinese { simplified: false } => Key::NotationChineseTraditional,
+        Notation::Chinese { simplified: true } => Key::NotationChineseSimplified,
+        Notation::Wxf => Key::NotationWxf,
+        Notation::Iccs => Key::NotationIccs,
+        Notation::Japanese => Key::NotationJapanese,
+        Notation::Hodges => Key::NotationHodges,
+        Notation::Usi => Key::NotationUsi,
+        Notation::Korean { hangul: true } => Key::NotationKoreanHangul,
+        Notation::Korean { hangul: false } => Key::NotationKoreanHanja,
+        Notation::Engine => Key::NotationEngine,
+    }
+}
+
+/// The interface name of a built-in theme (`None` for a user's theme, shown by its name).
+pub fn theme_key(name: &str) -> Option<Key> {
+    match name {
+        "wood" => Some(Key::ThemeWood),
+        "dark" => Some(Key::ThemeDark),
+        "contrast" => Some(Key::ThemeContrast),
+        "sixteen" => Some(Key::ThemeSixteen),
+        _ => None,
+    }
+}
+
 impl App {
     /// The game whose notation the settings screen shows: the one on screen.
     pub fn settings_game(&self) -> GameKind {
@@ -83,9 +110,12 @@ impl App {
             SettingRow::Glyphs => text(Key::GlyphsCjk),
             SettingRow::AmbiguousWidth if config.wide_ambiguous => text(Key::WidthWide),
             SettingRow::AmbiguousWidth => text(Key::WidthNarrow),
-            SettingRow::Theme => config.theme.clone(),
+            SettingRow::Theme => match theme_key(&config.theme) {
+                Some(key) => text(key),
+                None => config.theme.clone(),
+            },
             SettingRow::Notation => match config.notation.for_game(self.settings_game()) {
-                Some(notation) => notation.name().to_string(),
+                Some(notation) => text(notation_key(notation)),
                 None => text(Key::NotationAuto),
             },
             SettingRow::CpuLevel => config.cpu_level.to_string(),
@@ -311,5 +341,29 @@ mod tests {
             Some(Notation::Japanese)
         );
         assert_eq!(app.setting_value(SettingRow::Notation), "Japanese");
+    }
+
+    #[test]
+    fn every_setting_and_value_reads_in_korean() {
+        let mut app = app();
+        for language in Language::ALL {
+            app.settings.language = language;
+            for row in SettingRow::ALL {
+                let label = language.text(row.label());
+                assert!(!label.is_empty());
+                if language == Language::Korean {
+                    assert_ne!(label, Language::English.text(row.label()), "{row:?}");
+                }
+            }
+        }
+        app.settings.language = Language::Korean;
+        assert_eq!(app.setting_value(SettingRow::Theme), "나무");
+        assert_eq!(app.setting_value(SettingRow::Bell), "끔");
+        for game in [GameKind::Xiangqi, GameKind::Shogi, GameKind::Janggi] {
+            for &notation in Notation::for_game(game) {
+                let korean = Language::Korean.text(notation_key(notation));
+                assert!(!korean.is_empty() && korean != "?", "{notation:?}");
+            }
+        }
     }
 }

@@ -129,7 +129,7 @@ pub fn hit_test(app: &App, area: Rect, column: u16, row: u16) -> Option<HitTarge
     }
     let position = play.shown_position();
     for (side, top) in hand_sides(play) {
-        for (line_row, _, index) in hand_rows(position, side, hands, top, app.settings.glyphs) {
+        for (line_row, _, index) in hand_rows(position, side, hands, top, app.settings) {
             if line_row == row {
                 return index.map(|i| HitTarget::Hand(side, i));
             }
@@ -290,14 +290,12 @@ fn hand_rows(
     side: Side,
     area: Rect,
     top: bool,
-    glyphs: GlyphSet,
+    settings: crate::app::Settings,
 ) -> Vec<(u16, String, Option<usize>)> {
+    let (language, glyphs) = (settings.language, settings.glyphs);
     let game = position.game();
     let heading = if glyphs == GlyphSet::Latin {
-        match side {
-            Side::First => "Sente".to_string(),
-            Side::Second => "Gote".to_string(),
-        }
+        language.text(side_key(GameKind::Shogi, side)).to_string()
     } else {
         native_side_name(game, side).to_string()
     };
@@ -325,7 +323,7 @@ fn render_hands(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut 
     let position = play.shown_position();
     let mover = position.side_to_move();
     for (side, top) in hand_sides(play) {
-        for (row, text, index) in hand_rows(position, side, area, top, app.settings.glyphs) {
+        for (row, text, index) in hand_rows(position, side, area, top, app.settings) {
             let mut style = match index {
                 None => theme.side_label(side),
                 Some(_) => theme.hand,
@@ -1114,9 +1112,17 @@ fn help_lines(
     let heading = theme.heading;
     let mut lines = vec![Line::styled(language.text(Key::HelpKeys), heading)];
     for (keys, key) in KEY_HELP {
+        let keys = if *key == Key::KeyMouse {
+            language.text(Key::MouseLabel)
+        } else {
+            keys
+        };
         lines.push(Line::from(vec![
             Span::styled(
-                format!("  {keys:<12}"),
+                format!(
+                    "  {keys}{}",
+                    " ".repeat(12usize.saturating_sub(keys.width()))
+                ),
                 theme.popup.add_modifier(Modifier::BOLD),
             ),
             Span::raw(language.text(*key)),
