@@ -198,6 +198,13 @@ fn run(cli: Cli) -> Result<(), String> {
     if let Some(Mode::Config { command }) = &cli.command {
         return config_command(command, path.as_deref(), &loaded);
     }
+    // The configured autosave folder, unless QIPAN_AUTOSAVE names a file already (set
+    // here, before any thread starts, so every autosave path lookup sees it).
+    if let Some(folder) = &loaded.config.autosave_folder {
+        if std::env::var_os(autosave::PATH_VARIABLE).is_none_or(|v| v.is_empty()) {
+            std::env::set_var(autosave::PATH_VARIABLE, folder.join("autosave.txt"));
+        }
+    }
     let mut app = App::from_config(loaded.config.clone(), path, &loaded.warnings);
     let mode = qipan::theme::ColorMode::from_environment();
     app.set_theme(&loaded.config.theme, user_theme, mode);

@@ -237,3 +237,80 @@ pub fn merged_keymap(user: &[(Action, Vec<(KeyCode, bool)>)]) -> Vec<Binding> {
     }
     table
 }
+
+/// The actions a help row describes (rows without one, like the mouse, are empty).
+pub fn help_actions(key: Key) -> &'static [Action] {
+    match key {
+        Key::KeyMoveCursor => &[Action::Left, Action::Down, Action::Up, Action::Right],
+        Key::KeySelect => &[Action::Select],
+        Key::KeyCancel => &[Action::Cancel],
+        Key::KeyHand => &[Action::ToggleHand],
+        Key::KeyPrompt => &[Action::OpenPrompt],
+        Key::KeyPass => &[Action::Pass],
+        Key::KeyUndo => &[Action::Undo],
+        Key::KeyRedo => &[Action::Redo],
+        Key::KeyHistory => &[Action::HistoryBack, Action::HistoryForward],
+        Key::KeyHistoryEnds => &[Action::HistoryStart, Action::HistoryEnd],
+        Key::KeyFlip => &[Action::Flip],
+        Key::KeyFlipEveryTurn => &[Action::FlipEveryTurn],
+        Key::KeyNotation => &[Action::CycleNotation],
+        Key::KeyResign => &[Action::Resign],
+        Key::KeyDraw => &[Action::OfferDraw],
+        Key::KeyNewGame => &[Action::NewGame],
+        Key::KeyHelp => &[Action::Help],
+        Key::KeySettings => &[Action::Settings],
+        Key::KeyQuit => &[Action::Quit],
+        _ => &[],
+    }
+}
+
+/// A key as the help writes it: `u`, `Space`, `Ctrl-z`, `F2`.
+pub fn key_name(code: KeyCode, control: bool) -> String {
+    let name = match code {
+        KeyCode::Char(' ') => "Space".to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::F(n) => format!("F{n}"),
+        KeyCode::Up => "↑".to_string(),
+        KeyCode::Down => "↓".to_string(),
+        KeyCode::Left => "←".to_string(),
+        KeyCode::Right => "→".to_string(),
+        KeyCode::PageUp => "PgUp".to_string(),
+        KeyCode::PageDown => "PgDn".to_string(),
+        other => format!("{other:?}"),
+    };
+    if control {
+        format!("Ctrl-{name}")
+    } else {
+        name
+    }
+}
+
+/// The help's key column for a row: the built-in text, or, when the user has bound
+/// any of the row's actions, the keys the table now has for them.
+pub fn help_keys(
+    table: &[Binding],
+    user: &[(Action, Vec<(KeyCode, bool)>)],
+    row: (&'static str, Key),
+) -> String {
+    let actions = help_actions(row.1);
+    let rebound = user.iter().any(|(action, _)| actions.contains(action))
+        || KEYMAP.iter().any(|b| {
+            actions.contains(&b.action)
+                && !table
+                    .iter()
+                    .any(|t| t.code == b.code && t.control == b.control && t.action == b.action)
+        });
+    if !rebound {
+        return row.0.to_string();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for action in actions {
+        for binding in table.iter().filter(|b| b.action == *action) {
+            let name = key_name(binding.code, binding.control);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names.join(" ")
+}

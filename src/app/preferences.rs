@@ -136,4 +136,25 @@ mod tests {
         app.start_game();
         assert_eq!(app.play.as_ref().unwrap().notation, Some(Notation::Usi));
     }
+
+    #[test]
+    fn the_help_shows_the_users_keys() {
+        use crate::app::keymap::{help_keys, KEY_HELP};
+        use crate::i18n::Key;
+        let config = Config {
+            // `f` now undoes: flipping loses its key, undo shows the user's keys.
+            keys: vec![(
+                Action::Undo,
+                vec![(KeyCode::Char('f'), false), (KeyCode::Char('z'), true)],
+            )],
+            ..Config::default()
+        };
+        let app = App::from_config(config, None, &[]);
+        let row = |key: Key| *KEY_HELP.iter().find(|(_, k)| *k == key).unwrap();
+        let keys = |key| help_keys(&app.keymap, &app.config.keys, row(key));
+        assert_eq!(keys(Key::KeyUndo), "f Ctrl-z");
+        assert_eq!(keys(Key::KeyFlip), "");
+        assert_eq!(keys(Key::KeyRedo), "r");
+        assert_eq!(keys(Key::KeyMoveCursor), "←↓↑→ hjkl");
+    }
 }

@@ -897,7 +897,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 .map(|p| p.game.variant())
                 .unwrap_or(app.options.variant())
                 .is_gungjanggi();
-            let mut lines = help_lines(language, glyphs, game, &theme);
+            let mut lines = help_lines(app, language, glyphs, game, &theme);
             if gungjanggi {
                 // Gungjanggi's own rules replace janggi's scoring paragraph.
                 lines.pop();
@@ -1104,6 +1104,7 @@ fn help_pieces(game: GameKind) -> Vec<(Vec<PieceKind>, Key)> {
 }
 
 fn help_lines(
+    app: &App,
     language: Language,
     glyphs: GlyphSet,
     game: GameKind,
@@ -1111,11 +1112,11 @@ fn help_lines(
 ) -> Vec<Line<'static>> {
     let heading = theme.heading;
     let mut lines = vec![Line::styled(language.text(Key::HelpKeys), heading)];
-    for (keys, key) in KEY_HELP {
-        let keys = if *key == Key::KeyMouse {
-            language.text(Key::MouseLabel)
+    for &(keys, key) in KEY_HELP {
+        let keys = if key == Key::KeyMouse {
+            language.text(Key::MouseLabel).to_string()
         } else {
-            keys
+            crate::app::keymap::help_keys(&app.keymap, &app.config.keys, (keys, key))
         };
         lines.push(Line::from(vec![
             Span::styled(
@@ -1125,7 +1126,7 @@ fn help_lines(
                 ),
                 theme.popup.add_modifier(Modifier::BOLD),
             ),
-            Span::raw(language.text(*key)),
+            Span::raw(language.text(key)),
         ]));
     }
     lines.push(Line::from(""));
