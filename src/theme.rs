@@ -3,7 +3,8 @@
 //! may set only some roles and takes the rest from its `base`.
 //!
 //! A [`Palette`] is a theme made ready for one terminal: RGB colours brought down
-//! to 256 or 16 colours by nearest palette entry ([`ColorDepth`]), or dropped
+//! to the nearest of 256 colours, or to the 16 by hue and lightness, or to a
+//! theme's own 16-colour version ([`ColorDepth`]), or dropped
 //! altogether under `NO_COLOR`, where the sides and marks are told apart by
 //! bold, reverse and underline alone.
 
@@ -78,6 +79,10 @@ pub struct ThemeSpec {
     pub roles: [Option<RoleStyle>; ROLES.len()],
     /// Per game (indexed like [`GAME_TABLES`]), its side roles (indexed like [`SIDE_ROLES`]).
     pub sides: [[Option<RoleStyle>; SIDE_ROLES.len()]; 3],
+    /// The built-in theme to draw with on a 16-colour terminal instead of converting this
+    /// one's colours (`sixteen_colours = "sixteen"`): some palettes have no good 16-colour
+    /// likeness, and a theme made for 16 looks intended.
+    pub sixteen_colours: Option<String>,
 }
 
 impl ThemeSpec {
@@ -85,6 +90,7 @@ impl ThemeSpec {
         ThemeSpec {
             roles: [None; ROLES.len()],
             sides: [[None; SIDE_ROLES.len()]; 3],
+            sixteen_colours: None,
         }
     }
 
@@ -145,7 +151,18 @@ impl ThemeSpec {
             None => ThemeSpec::empty(),
         };
         for (key, item) in root.iter() {
-            if key == "base" || key == "name" || key == "description" {
+            if key == "base" {
+                continue;
+            }
+            if key == "sixteen_colours" {
+                match item.as_str().filter(|name| THEME_NAMES.contains(name)) {
+                    Some(name) => spec.sixteen_colours = Some(name.to_string()),
+                    None => warnings.push(format!(
+                        "{}: key \"sixteen_colours\": expected one of {}",
+                        at(item.span()),
+                        THEME_NAMES.join(", ")
+                    )),
+                }
                 continue;
             }
             if let Some(index) = ROLES.iter().position(|r| *r == key) {
@@ -442,11 +459,53 @@ pub fn nearest_256(rgb: (u8, u8, u8)) -> u8 {
         .unwrap_or(16)
 }
 
-/// The nearest of the 16 ANSI colours.
+/// The 16-colour likeness of an RGB colour, chosen by kind rather than by raw distance
+/// (which sends pale and mid tones to grey): a colour with little chroma becomes the grey
+/// of its lightness (black, dark grey, grey, white); any other becomes the ANSI hue
+/// nearest its own (red 0°, yellow 60°, green 120°, cyan 180°, blue 225° — xterm's blues
+/// read as blue from about 205° — magenta 300°), in the light variant when it is bright.
 pub fn nearest_16(rgb: (u8, u8, u8)) -> Color {
-    ANSI.iter()
-        .min_by_key(|(_, _, value)| distance(rgb, *value))
-        .map_or(Color::White, |(_, color, _)| *color)
+    let (r, g, b) = (i32::from(rgb.0), i32::from(rgb.1), i32::from(rgb.2));
+    let (max, min) = (r.max(g).max(b), r.min(g).min(b));
+    let chroma = max - min;
+    if chroma < 48 {
+        return match (max + min) / 2 {
+            0..=49 => Color::Black,
+            50..=149 => Color::DarkGray,
+            150..=234 => Color::Gray,
+            _ => Color::White,
+        };
+    }
+    let hue = if max == r {
+        (60 * (g - b) / chroma).rem_euclid(360)
+    } else if max == g {
+        60 * (b - r) / chroma + 120
+    } else {
+        60 * (r - g) / chroma + 240
+    };
+    let hues: [(i32, Color, Color); 6] = [
+        (0, Color::Red, Color::LightRed),
+        (60, Color::Yellow, Color::LightYellow),
+        (120, Color::Green, Color::LightGreen),
+        (180, Color::Cyan, Color::LightCyan),
+        (225, Color::Blue, Color::LightBlue),
+        (300, Color::Magenta, Color::LightMagenta),
+    ];
+    let apart = |a: i32, b: i32| {
+        let d = (a - b).rem_euclid(360);
+        d.min(360 - d)
+    };
+    let (_, normal, light) = hues
+        .iter()
+        .min_by_key(|(centre, _, _)| apart(hue, *centre))
+        .copied()
+        .unwrap_or((0, Color::White, Color::White));
+    // Bright (a channel near full) or pale (every channel well lit) reads as "light".
+    if max >= 240 || min >= 140 {
+        light
+    } else {
+        normal
+    }
 }
 
 /// A theme made ready for a terminal: a [`Style`] per role.
@@ -475,13 +534,16 @@ impl Palette {
     /// modifiers come from the `contrast` theme, whose sides and marks differ by more than
     /// colour, so the board stays readable without any.
     pub fn new(spec: &ThemeSpec, mode: ColorMode) -> Palette {
-        let contrast;
-        let spec = if mode.no_color {
-            contrast = ThemeSpec::built_in("contrast").unwrap_or_else(ThemeSpec::empty);
-            &contrast
+        let replacement = if mode.no_color {
+            ThemeSpec::built_in("contrast")
+        } else if mode.depth == ColorDepth::Ansi16 {
+            spec.sixteen_colours
+                .as_deref()
+                .and_then(ThemeSpec::built_in)
         } else {
-            spec
+            None
         };
+        let spec = replacement.as_ref().unwrap_or(spec);
         let style = |role: Option<RoleStyle>| {
             let role = role.unwrap_or_default();
             let mut style = Style::new().add_modifier(role.modifiers);
@@ -620,11 +682,20 @@ mod tests {
         assert_eq!(to_16.convert(Color::Rgb(190, 20, 20)), Color::Red);
         assert_eq!(to_16.convert(Color::Rgb(20, 20, 20)), Color::Black);
         assert_eq!(to_16.convert(Color::Rgb(0, 0, 200)), Color::Blue);
-        // Janggi's Cho blue stays a blue.
-        assert!(matches!(
-            to_16.convert(Color::Rgb(0, 90, 170)),
-            Color::Blue | Color::LightBlue
-        ));
+        // Janggi's Cho blue stays a blue; pale and mid tones keep their hue, not grey.
+        assert_eq!(to_16.convert(Color::Rgb(0, 90, 170)), Color::Blue);
+        assert_eq!(to_16.convert(Color::Rgb(120, 200, 120)), Color::Green);
+        assert_eq!(to_16.convert(Color::Rgb(255, 95, 95)), Color::LightRed);
+        assert_eq!(to_16.convert(Color::Rgb(222, 184, 135)), Color::Yellow);
+        assert_eq!(to_16.convert(Color::Rgb(250, 215, 60)), Color::LightYellow);
+        // Greys go by lightness.
+        assert_eq!(to_16.convert(Color::Rgb(127, 127, 127)), Color::DarkGray);
+        assert_eq!(to_16.convert(Color::Rgb(229, 229, 229)), Color::Gray);
+        assert_eq!(to_16.convert(Color::Rgb(250, 250, 250)), Color::White);
+        // The 16 ANSI colours map to themselves.
+        for (_, color, rgb) in ANSI {
+            assert_eq!(nearest_16(rgb), color, "{rgb:?}");
+        }
         assert_eq!(to_16.convert(Color::Indexed(196)), Color::LightRed);
         for index in 0..=255u8 {
             let Color::Indexed(back) = to_256.convert({
@@ -670,6 +741,33 @@ mod tests {
         assert_ne!(
             palette.role("cursor").add_modifier,
             palette.role("selected").add_modifier
+        );
+    }
+
+    #[test]
+    fn wood_is_drawn_with_the_sixteen_theme_on_16_colours() {
+        let wood = ThemeSpec::built_in("wood").unwrap();
+        let sixteen = ThemeSpec::built_in("sixteen").unwrap();
+        let mode = |depth| ColorMode {
+            depth,
+            no_color: false,
+        };
+        assert_eq!(
+            Palette::new(&wood, mode(ColorDepth::Ansi16)),
+            Palette::new(&sixteen, mode(ColorDepth::Ansi16))
+        );
+        // At 256 colours wood keeps its own shades, brought to the nearest entries.
+        let palette = Palette::new(&wood, mode(ColorDepth::Ansi256));
+        assert_eq!(palette.role("board").bg, Some(Color::Indexed(180)));
+        // Dark has no such line: its colours are converted one by one.
+        let dark = Palette::new(
+            &ThemeSpec::built_in("dark").unwrap(),
+            mode(ColorDepth::Ansi16),
+        );
+        assert_eq!(dark.role("board").bg, Some(Color::Black));
+        assert_eq!(
+            dark.side_role(GameKind::Xiangqi, "first_side").fg,
+            Some(Color::LightRed)
         );
     }
 
