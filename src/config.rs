@@ -635,6 +635,16 @@ impl Reader<'_> {
             let Some(item) = table.get(name) else {
                 continue;
             };
+            // The interface's own names ("Western (Hodges)") are read too.
+            let by_name = item.as_str().and_then(|text| {
+                Notation::for_game(game)
+                    .iter()
+                    .find(|n| n.name().eq_ignore_ascii_case(text.trim()))
+            });
+            if let Some(&notation) = by_name {
+                config.notation.set(game, Some(notation));
+                continue;
+            }
             let mut names: Vec<(&str, Option<Notation>)> = vec![("auto", None)];
             names.extend(
                 Notation::for_game(game)

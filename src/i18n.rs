@@ -135,6 +135,8 @@ keys! {
     KeySettings,
     /// Help: the name of the mouse in the key column.
     MouseLabel,
+    /// Start screen: the first config problem and how many more there are.
+    ConfigMoreProblems,
     /// Settings save error: there is no config folder.
     NoConfigFolder,
     /// Theme name: wood.
@@ -501,6 +503,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SettingsUnchanged, "No setting has changed since the last save"),
     (Key::KeySettings, "settings: language, pieces, theme, notation…"),
     (Key::MouseLabel, "mouse"),
+    (Key::ConfigMoreProblems, "{} (and {} more: qipan config check)"),
     (Key::NoConfigFolder, "no config folder (set HOME or XDG_CONFIG_HOME, or use --config)"),
     (Key::ThemeWood, "wood"),
     (Key::ThemeDark, "dark"),
@@ -700,6 +703,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SettingsUnchanged, "마지막 저장 뒤 바뀐 설정이 없습니다"),
     (Key::KeySettings, "설정: 언어, 기물 글자, 테마, 기보 표기…"),
     (Key::MouseLabel, "마우스"),
+    (Key::ConfigMoreProblems, "{} (외 {}개: qipan config check)"),
     (Key::NoConfigFolder, "설정 폴더가 없습니다 (HOME이나 XDG_CONFIG_HOME을 정하거나 --config를 쓰세요)"),
     (Key::ThemeWood, "나무"),
     (Key::ThemeDark, "어두운"),

@@ -60,7 +60,10 @@ impl App {
         if !warnings.is_empty() {
             let text = match warnings {
                 [only] => only.clone(),
-                [first, rest @ ..] => format!("{first} (+{} more: qipan config check)", rest.len()),
+                [first, rest @ ..] => app.settings.language.format(
+                    crate::i18n::Key::ConfigMoreProblems,
+                    &[first, &rest.len().to_string()],
+                ),
                 [] => String::new(),
             };
             app.status = Some(Status { text, error: true });

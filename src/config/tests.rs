@@ -271,3 +271,15 @@ fn save_to_file_edits_the_file_in_place() {
     );
     std::fs::remove_dir_all(&folder).unwrap();
 }
+
+#[test]
+fn notations_are_read_by_id_or_by_their_interface_name() {
+    let loaded = from_text("[notation]\nshogi = \"Western (Hodges)\"\nxiangqi = \"chinese-simplified\"\njanggi = \"auto\"\n");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.config.notation.shogi, Some(Notation::Hodges));
+    assert_eq!(
+        loaded.config.notation.xiangqi,
+        Some(Notation::Chinese { simplified: true })
+    );
+    assert_eq!(loaded.config.notation.janggi, None);
+}
