@@ -131,6 +131,16 @@ mod tests {
             app.status.as_ref().map(|s| s.text.as_str()),
             Some("config.toml: oops")
         );
+        let two = ["a.toml: one".to_string(), "a.toml: two".to_string()];
+        let english = Config {
+            language: crate::config::LanguageChoice::Fixed(crate::i18n::Language::English),
+            ..Config::default()
+        };
+        let other = App::from_config(english, None, &two);
+        assert_eq!(
+            other.status.map(|s| s.text),
+            Some("a.toml: one (and 1 more: qipan config check)".to_string())
+        );
         // The user's key replaces the default one.
         assert_eq!(press(&app, KeyCode::Char('z')), Some(Action::Undo));
         assert_eq!(press(&app, KeyCode::Char('u')), None);
