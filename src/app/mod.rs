@@ -44,7 +44,7 @@ impl GlyphSet {
     }
 }
 
-/// Settings that do not change during a session.
+/// The session's display settings (the settings screen can change them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// Interface language.

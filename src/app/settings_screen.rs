@@ -195,7 +195,12 @@ impl App {
             SettingRow::CpuLevel => {
                 let level = (i32::from(self.config.cpu_level) - 1 + delta).rem_euclid(10) + 1;
                 self.config.cpu_level = level as u8;
-                for player in &mut self.options.players {
+                // The CPU in the start choices and in the game on screen plays at the new level.
+                let in_game = self
+                    .play
+                    .iter_mut()
+                    .flat_map(|play| play.players.iter_mut());
+                for player in self.options.players.iter_mut().chain(in_game) {
                     if let Player::Computer { level: l } = player {
                         *l = level as u8;
                     }
@@ -365,5 +370,20 @@ mod tests {
                 assert!(!korean.is_empty() && korean != "?", "{notation:?}");
             }
         }
+    }
+
+    #[test]
+    fn cpu_level_reaches_the_game_on_screen() {
+        let mut app = app();
+        app.options.players = [Player::Human, Player::Computer { level: 3 }];
+        app.start_game();
+        app.update(Action::Settings);
+        for _ in 0..5 {
+            app.update(Action::Down);
+        }
+        app.update(Action::Right);
+        let players = app.play.as_ref().unwrap().players;
+        assert_eq!(players, [Player::Human, Player::Computer { level: 4 }]);
+        assert_eq!(app.options.players[1], Player::Computer { level: 4 });
     }
 }
