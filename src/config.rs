@@ -277,7 +277,12 @@ pub fn merge(
             }
         }
         reader.warnings.sort_by_key(|(offset, _)| *offset);
-        warnings = reader.warnings.into_iter().map(|(_, text)| text).collect();
+        // One line per problem, even when a value or a quoted key spans lines.
+        warnings = reader
+            .warnings
+            .into_iter()
+            .map(|(_, text)| text.replace(['\n', '\r'], " "))
+            .collect();
     }
     if let Some(name) = &flags.language {
         config.language = parse_language(name)
@@ -298,7 +303,11 @@ pub fn merge(
 
 /// The 1-based line and column (in characters) of a byte offset.
 pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
-    let before = &text[..offset.min(text.len())];
+    let mut offset = offset.min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    let before = &text[..offset];
     let line = before.matches('\n').count() + 1;
     let line_start = before.rfind('\n').map_or(0, |i| i + 1);
     (line, before[line_start..].chars().count() + 1)

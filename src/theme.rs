@@ -198,6 +198,10 @@ impl ThemeSpec {
                 ));
             }
         }
+        let warnings = warnings
+            .into_iter()
+            .map(|text| text.replace(['\n', '\r'], " "))
+            .collect();
         (spec, warnings)
     }
 

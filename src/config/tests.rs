@@ -283,3 +283,36 @@ fn notations_are_read_by_id_or_by_their_interface_name() {
     );
     assert_eq!(loaded.config.notation.janggi, None);
 }
+
+proptest::proptest! {
+    /// Whatever the file holds, reading it never panics and every problem is one line.
+    #[test]
+    fn any_text_reads_without_panicking(text in "[a-z_\\[\\]=\"#{}., 0-9\n한]{0,120}") {
+        let loaded = from_text(&text);
+        for warning in &loaded.warnings {
+            proptest::prop_assert!(!warning.contains('\n'), "{}", warning);
+            proptest::prop_assert!(warning.starts_with("config.toml"), "{}", warning);
+        }
+        let _ = crate::theme::ThemeSpec::parse("t.toml", &text);
+    }
+
+    /// Keys that look right but hold any value never panic either.
+    #[test]
+    fn any_value_in_a_known_key_reads_without_panicking(value in "[a-z0-9\"\\[\\], #.+-]{0,20}") {
+        for key in ["theme", "language", "bell", "glyphs"] {
+            let _ = from_text(&format!("{key} = {value}\n[cpu]\nlevel = {value}\n[keys]\nundo = {value}\n"));
+        }
+    }
+}
+
+#[test]
+fn a_value_over_several_lines_is_still_one_warning_line() {
+    let loaded = from_text("theme = [\n  1,\n  2,\n]\n\"odd\\nkey\" = 1\n");
+    assert_eq!(loaded.warnings.len(), 2, "{:?}", loaded.warnings);
+    assert!(loaded.warnings.iter().all(|w| !w.contains('\n')));
+}
+
+#[test]
+fn line_column_never_splits_a_character() {
+    assert_eq!(line_column("한", 1), (1, 1));
+}
