@@ -191,3 +191,14 @@ fn settings_screen_in_both_languages() {
         insta::assert_snapshot!(name, snapshot(&app, 80, 24));
     }
 }
+
+/// With room beside the board, the settings move aside so the theme's preview stays in view.
+#[test]
+fn settings_leave_the_board_in_view() {
+    let mut app = midgame(settings(GlyphSet::Cjk), GameKind::Janggi);
+    app.update(crate::app::Action::Settings);
+    insta::assert_snapshot!("settings_janggi_game_120x40", snapshot(&app, 120, 40));
+    let mut start = App::new(settings(GlyphSet::Cjk));
+    start.update(crate::app::Action::Settings);
+    insta::assert_snapshot!("settings_start_120x40", snapshot(&start, 120, 40));
+}
