@@ -581,6 +581,8 @@ impl Reader<'_> {
                         }
                     }
                 }
+                // `engines = []` says "none" plainly enough.
+                None if item.as_array().is_some_and(|array| array.is_empty()) => {}
                 None => self.problem(item, "engines", "[[engines]] tables"),
             }
         }

@@ -316,3 +316,19 @@ fn a_value_over_several_lines_is_still_one_warning_line() {
 fn line_column_never_splits_a_character() {
     assert_eq!(line_column("한", 1), (1, 1));
 }
+
+#[test]
+fn engines_may_be_an_empty_list_or_tables_with_an_options_table() {
+    let loaded = from_text("engines = []\n");
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let text = "[[engines]]\nname = \"a\"\ncommand = \"b\"\nprotocol = \"usi\"\n[engines.options]\nUSI_Hash = 256\n";
+    let loaded = from_text(text);
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(loaded.config.engines[0].protocol, EngineProtocol::Usi);
+    assert_eq!(
+        loaded.config.engines[0].options,
+        vec![("USI_Hash".to_string(), "256".to_string())]
+    );
+    let loaded = from_text("engines = 3\n");
+    assert!(loaded.warnings[0].contains("key \"engines\": expected [[engines]] tables, found 3"));
+}
