@@ -91,6 +91,82 @@ keys! {
     AppTitle,
     /// Start screen heading.
     NewGameHeading,
+    /// Settings screen title.
+    SettingsTitle,
+    /// Settings row: interface language.
+    SettingLanguage,
+    /// Settings row: glyph set.
+    SettingGlyphs,
+    /// Settings row: ambiguous-width characters.
+    SettingWidth,
+    /// Settings row: colour theme.
+    SettingTheme,
+    /// Settings row: move notation of the game on screen.
+    SettingNotation,
+    /// Settings row: CPU level.
+    SettingCpuLevel,
+    /// Settings row: bell when the CPU moves.
+    SettingBell,
+    /// Settings screen key hints.
+    SettingsHints,
+    /// Language value: follow the environment.
+    LanguageAuto,
+    /// Glyphs value: CJK.
+    GlyphsCjk,
+    /// Glyphs value: Latin.
+    GlyphsLatin,
+    /// Width value: narrow.
+    WidthNarrow,
+    /// Width value: wide.
+    WidthWide,
+    /// Notation value: follow the language.
+    NotationAuto,
+    /// A switch that is on.
+    On,
+    /// A switch that is off.
+    Off,
+    /// Status: settings written to {path}.
+    SettingsSaved,
+    /// Status: settings not written ({reason}).
+    SettingsSaveFailed,
+    /// Status: nothing to save.
+    SettingsUnchanged,
+    /// Help: the settings key.
+    KeySettings,
+    /// Help: the name of the mouse in the key column.
+    MouseLabel,
+    /// Start screen: the first config problem and how many more there are.
+    ConfigMoreProblems,
+    /// Settings save error: there is no config folder.
+    NoConfigFolder,
+    /// Theme name: wood.
+    ThemeWood,
+    /// Theme name: dark.
+    ThemeDark,
+    /// Theme name: high contrast.
+    ThemeContrast,
+    /// Theme name: 16 colours.
+    ThemeSixteen,
+    /// Notation name: Chinese, traditional characters.
+    NotationChineseTraditional,
+    /// Notation name: Chinese, simplified characters.
+    NotationChineseSimplified,
+    /// Notation name: WXF.
+    NotationWxf,
+    /// Notation name: ICCS.
+    NotationIccs,
+    /// Notation name: Japanese.
+    NotationJapanese,
+    /// Notation name: Western (Hodges).
+    NotationHodges,
+    /// Notation name: USI.
+    NotationUsi,
+    /// Notation name: Korean, Hangul pieces.
+    NotationKoreanHangul,
+    /// Notation name: Korean, hanja pieces.
+    NotationKoreanHanja,
+    /// Notation name: engine coordinates.
+    NotationEngine,
     /// Field label: which game.
     FieldGame,
     /// Field label: rule set.
@@ -481,6 +557,44 @@ keys! {
 const ENGLISH: &[(Key, &str)] = &[
     (Key::AppTitle, "qipan 棋盤"),
     (Key::NewGameHeading, "New game"),
+    (Key::SettingsTitle, "Settings"),
+    (Key::SettingLanguage, "Language"),
+    (Key::SettingGlyphs, "Pieces"),
+    (Key::SettingWidth, "Line width"),
+    (Key::SettingTheme, "Theme"),
+    (Key::SettingNotation, "Notation"),
+    (Key::SettingCpuLevel, "CPU level"),
+    (Key::SettingBell, "Bell"),
+    (Key::SettingsHints, "↑↓ setting  ←→ change  s save  Esc close"),
+    (Key::LanguageAuto, "auto (from LANG)"),
+    (Key::GlyphsCjk, "CJK characters"),
+    (Key::GlyphsLatin, "Latin letters"),
+    (Key::WidthNarrow, "narrow"),
+    (Key::WidthWide, "wide"),
+    (Key::NotationAuto, "auto (by language)"),
+    (Key::On, "on"),
+    (Key::Off, "off"),
+    (Key::SettingsSaved, "Settings saved to {}"),
+    (Key::SettingsSaveFailed, "Settings not saved: {}"),
+    (Key::SettingsUnchanged, "No setting has changed since the last save"),
+    (Key::KeySettings, "settings: language, pieces, theme, notation…"),
+    (Key::MouseLabel, "mouse"),
+    (Key::ConfigMoreProblems, "{} (and {} more: qipan config check)"),
+    (Key::NoConfigFolder, "no config folder (set HOME or XDG_CONFIG_HOME, or use --config)"),
+    (Key::ThemeWood, "wood"),
+    (Key::ThemeDark, "dark"),
+    (Key::ThemeContrast, "high contrast"),
+    (Key::ThemeSixteen, "16 colours"),
+    (Key::NotationChineseTraditional, "Chinese (traditional)"),
+    (Key::NotationChineseSimplified, "Chinese (simplified)"),
+    (Key::NotationWxf, "WXF"),
+    (Key::NotationIccs, "ICCS"),
+    (Key::NotationJapanese, "Japanese"),
+    (Key::NotationHodges, "Western (Hodges)"),
+    (Key::NotationUsi, "USI"),
+    (Key::NotationKoreanHangul, "Korean (Hangul)"),
+    (Key::NotationKoreanHanja, "Korean (hanja)"),
+    (Key::NotationEngine, "engine coordinates"),
     (Key::FieldGame, "Game"),
     (Key::FieldRules, "Rules"),
     (Key::FieldHanSetup, "Han setup"),
@@ -498,7 +612,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyPause, "pause the clocks (hotseat)"),
     (Key::TimeUnits, "h m s"),
     (Key::StartButton, "Start the game"),
-    (Key::StartHints, "↑↓ field  ←→ change  Enter start  ? help  q quit"),
+    (Key::StartHints, "↑↓ field  ←→ change  Enter start  o settings  ? help  q quit"),
     (Key::Human, "Human"),
     (Key::ComputerLevel, "CPU level {}"),
     (Key::GameXiangqi, "Xiangqi 象棋"),
@@ -681,6 +795,44 @@ const ENGLISH: &[(Key, &str)] = &[
 const KOREAN: &[(Key, &str)] = &[
     (Key::AppTitle, "qipan 棋盤"),
     (Key::NewGameHeading, "새 대국"),
+    (Key::SettingsTitle, "설정"),
+    (Key::SettingLanguage, "언어"),
+    (Key::SettingGlyphs, "기물 글자"),
+    (Key::SettingWidth, "선 너비"),
+    (Key::SettingTheme, "테마"),
+    (Key::SettingNotation, "기보 표기"),
+    (Key::SettingCpuLevel, "컴퓨터 수준"),
+    (Key::SettingBell, "알림음"),
+    (Key::SettingsHints, "↑↓ 항목  ←→ 바꾸기  s 저장  Esc 닫기"),
+    (Key::LanguageAuto, "자동 (LANG)"),
+    (Key::GlyphsCjk, "한자·한글"),
+    (Key::GlyphsLatin, "로마자"),
+    (Key::WidthNarrow, "좁게"),
+    (Key::WidthWide, "넓게"),
+    (Key::NotationAuto, "자동 (언어에 따라)"),
+    (Key::On, "켬"),
+    (Key::Off, "끔"),
+    (Key::SettingsSaved, "설정을 {}에 저장했습니다"),
+    (Key::SettingsSaveFailed, "설정을 저장하지 못했습니다: {}"),
+    (Key::SettingsUnchanged, "마지막 저장 뒤 바뀐 설정이 없습니다"),
+    (Key::KeySettings, "설정: 언어, 기물 글자, 테마, 기보 표기…"),
+    (Key::MouseLabel, "마우스"),
+    (Key::ConfigMoreProblems, "{} (외 {}개: qipan config check)"),
+    (Key::NoConfigFolder, "설정 폴더가 없습니다 (HOME이나 XDG_CONFIG_HOME을 정하거나 --config를 쓰세요)"),
+    (Key::ThemeWood, "나무"),
+    (Key::ThemeDark, "어두운"),
+    (Key::ThemeContrast, "고대비"),
+    (Key::ThemeSixteen, "16색"),
+    (Key::NotationChineseTraditional, "중국식 (번체)"),
+    (Key::NotationChineseSimplified, "중국식 (간체)"),
+    (Key::NotationWxf, "WXF"),
+    (Key::NotationIccs, "ICCS"),
+    (Key::NotationJapanese, "일본식"),
+    (Key::NotationHodges, "서양식 (Hodges)"),
+    (Key::NotationUsi, "USI"),
+    (Key::NotationKoreanHangul, "한국식 (한글)"),
+    (Key::NotationKoreanHanja, "한국식 (한자)"),
+    (Key::NotationEngine, "엔진 좌표"),
     (Key::FieldGame, "게임"),
     (Key::FieldRules, "규칙"),
     (Key::FieldHanSetup, "한 상차림"),
@@ -698,7 +850,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyPause, "시계 멈춤 (둘이 두기)"),
     (Key::TimeUnits, "시간 분 초"),
     (Key::StartButton, "대국 시작"),
-    (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  ? 도움말  q 종료"),
+    (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  o 설정  ? 도움말  q 종료"),
     (Key::Human, "사람"),
     (Key::ComputerLevel, "컴퓨터 {}단계"),
     (Key::GameXiangqi, "샹치 象棋"),

@@ -9,11 +9,13 @@
 pub mod app;
 pub mod bench;
 pub mod clock;
+pub mod config;
 pub mod engine;
 pub mod i18n;
 pub mod protocol;
 pub mod record;
 pub mod rules;
+pub mod theme;
 pub mod tui;
 pub mod ui;
 pub mod workers;

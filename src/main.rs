@@ -1,8 +1,9 @@
 //! The `qipan` command: the game (default), engine protocols and tools.
 
 use clap::{Parser, Subcommand};
-use qipan::app::{App, GlyphSet, Settings, StartOptions};
-use qipan::i18n::{Key, Language};
+use qipan::app::{App, StartOptions};
+use qipan::config;
+use qipan::i18n::Key;
 use qipan::protocol::client::EngineSpec;
 use qipan::record::autosave;
 use qipan::rules::any::Variant;
@@ -10,6 +11,7 @@ use qipan::rules::janggi::JanggiRules;
 use qipan::rules::notation::Notation;
 use qipan::rules::Position;
 use std::io::Write;
+use std::path::Path;
 use std::process::ExitCode;
 
 /// qipan (棋盤): xiangqi, shogi and janggi in the terminal.
@@ -28,12 +30,28 @@ struct Cli {
     #[arg(long, global = true, value_name = "LANGUAGE")]
     lang: Option<String>,
     /// An external engine to offer as an opponent: 'NAME=COMMAND ARGS' (UCI, or USI when
-    /// the name or command says usi). May be given more than once.
+    /// the name or command says usi). May be given more than once; adds to the config's.
     #[arg(long = "engine", global = true, value_name = "NAME=COMMAND")]
     engines: Vec<String>,
     /// The external engine (by NAME) the hint key asks instead of the built-in one.
     #[arg(long, global = true, value_name = "NAME")]
     hint_engine: Option<String>,
+    /// Colour theme: wood, dark, contrast, sixteen, or a theme file.
+    #[arg(long, global = true, value_name = "THEME")]
+    theme: Option<String>,
+    /// Read settings from this file instead of ~/.config/qipan/config.toml.
+    #[arg(long, global = true, value_name = "FILE")]
+    config: Option<std::path::PathBuf>,
+}
+
+#[derive(Subcommand, Debug)]
+enum ConfigCommand {
+    /// Print where the configuration is read from.
+    Path,
+    /// Print an example configuration with every option at its default.
+    Example,
+    /// Read the configuration and report every problem in it.
+    Check,
 }
 
 #[derive(Subcommand, Debug)]
@@ -98,6 +116,11 @@ enum Mode {
         #[arg(long, value_name = "NOTATION")]
         notation: Option<String>,
     },
+    /// The configuration file: where it is, an example, a check.
+    Config {
+        #[command(subcommand)]
+        command: ConfigCommand,
+    },
     /// Print the start position of a game.
     Show {
         /// The rule set.
@@ -122,46 +145,67 @@ fn game_of(mode: &Mode) -> Option<Variant> {
     }
 }
 
-fn settings(cli: &Cli) -> Result<Settings, String> {
-    let language = match cli.lang.as_deref() {
-        None => Language::from_environment(),
-        Some(name) if name.starts_with("ko") => Language::Korean,
-        Some(name) if name.starts_with("en") => Language::English,
-        Some(other) => return Err(format!("unknown language '{other}': use en or ko")),
+/// The config file's path and its settings merged with the command-line flags.
+fn load_config(cli: &Cli) -> Result<(Option<std::path::PathBuf>, config::Loaded), String> {
+    let flags = config::Flags {
+        language: cli.lang.clone(),
+        ascii: cli.ascii,
+        wide_lines: cli.wide_lines,
+        theme: cli.theme.clone(),
     };
-    let glyphs = if cli.ascii {
-        GlyphSet::Latin
-    } else if cli.wide_lines {
-        GlyphSet::CjkWideLines
-    } else {
-        GlyphSet::Cjk
-    };
-    let engines = cli
-        .engines
-        .iter()
-        .map(|flag| EngineSpec::from_flag(flag))
-        .collect::<Result<Vec<_>, _>>()?;
-    let hint_engine = match &cli.hint_engine {
-        None => None,
-        Some(name) => Some(
-            engines
-                .iter()
-                .position(|spec| &spec.name == name)
-                .ok_or_else(|| format!("--hint-engine '{name}': no --engine has that name"))?,
-        ),
-    };
-    Ok(Settings {
-        language,
-        glyphs,
-        engines,
-        hint_engine,
-    })
+    let path = config::path(cli.config.as_deref());
+    let loaded = config::load(path.as_deref(), &flags)?;
+    Ok((path, loaded))
+}
+
+fn config_command(
+    command: &ConfigCommand,
+    path: Option<&Path>,
+    loaded: &config::Loaded,
+) -> Result<(), String> {
+    match command {
+        ConfigCommand::Path => match path {
+            Some(path) => {
+                let state = if path.exists() {
+                    ""
+                } else {
+                    " (not there: defaults are used)"
+                };
+                println!("{}{state}", path.display());
+                Ok(())
+            }
+            None => {
+                Err("no config folder: set XDG_CONFIG_HOME or HOME, or use --config".to_string())
+            }
+        },
+        ConfigCommand::Example => {
+            print!("{}", config::EXAMPLE);
+            Ok(())
+        }
+        ConfigCommand::Check => {
+            for warning in &loaded.warnings {
+                println!("{warning}");
+            }
+            if loaded.warnings.is_empty() {
+                println!(
+                    "{}: ok",
+                    path.map_or("defaults".to_string(), |p| p.display().to_string())
+                );
+                Ok(())
+            } else {
+                Err(format!(
+                    "{} problem(s) in the configuration",
+                    loaded.warnings.len()
+                ))
+            }
+        }
+    }
 }
 
 /// The start screen, offering to continue the autosaved game when there is one; an
 /// autosave that does not load is reported in the status line, never fatal.
-fn app_offering_autosave(settings: Settings) -> App {
-    let mut app = App::new(settings);
+fn app_offering_autosave(app: App) -> App {
+    let mut app = app;
     if let Some(path) = autosave::default_path().filter(|path| path.exists()) {
         match autosave::load(&path) {
             Ok(saved) => app.offer_saved_game(saved),
@@ -173,13 +217,47 @@ fn app_offering_autosave(settings: Settings) -> App {
 
 fn run(cli: Cli) -> Result<(), String> {
     let stdout = std::io::stdout();
-    let settings = settings(&cli)?;
+    let (path, mut loaded) = load_config(&cli)?;
+    let folder = path.as_deref().and_then(Path::parent);
+    let (user_theme, theme_warnings) = qipan::theme::load_configured(&loaded.config.theme, folder);
+    if user_theme.is_none() && !theme_warnings.is_empty() {
+        loaded.config.theme = "wood".to_string();
+    }
+    loaded.warnings.extend(theme_warnings);
+    let settings = loaded.config.settings();
+    if let Some(Mode::Config { command }) = &cli.command {
+        return config_command(command, path.as_deref(), &loaded);
+    }
+    // The configured games folder, unless QIPAN_GAMES_DIR names one already.
+    if let Some(folder) = &loaded.config.games_folder {
+        let variable = qipan::record::library::GAMES_VARIABLE;
+        if std::env::var_os(variable).is_none_or(|v| v.is_empty()) {
+            std::env::set_var(variable, folder);
+        }
+    }
+    // The configured autosave folder, unless QIPAN_AUTOSAVE names a file already (set
+    // here, before any thread starts, so every autosave path lookup sees it).
+    if let Some(folder) = &loaded.config.autosave_folder {
+        if std::env::var_os(autosave::PATH_VARIABLE).is_none_or(|v| v.is_empty()) {
+            std::env::set_var(autosave::PATH_VARIABLE, folder.join("autosave.txt"));
+        }
+    }
+    let mut app = App::from_config(loaded.config.clone(), path, &loaded.warnings);
+    add_engine_flags(&mut app, &cli.engines, cli.hint_engine.as_deref())?;
+    let mode = qipan::theme::ColorMode::from_environment();
+    app.set_theme(&loaded.config.theme, user_theme, mode);
     if let Some(game) = cli.command.as_ref().and_then(game_of) {
-        let app = App::with_game(settings, StartOptions::for_variant(game));
+        app.options = StartOptions {
+            players: app.options.players,
+            ..StartOptions::for_variant(game)
+        };
+        app.start_game();
         return qipan::tui::run(app).map_err(|e| e.to_string());
     }
     match cli.command {
-        Some(Mode::Xiangqi | Mode::Shogi | Mode::Janggi | Mode::Gungjanggi) => Ok(()),
+        Some(
+            Mode::Xiangqi | Mode::Shogi | Mode::Janggi | Mode::Gungjanggi | Mode::Config { .. },
+        ) => Ok(()),
         Some(Mode::RenderBench { width, height }) => {
             for (name, micros) in qipan::ui::benchmark::frame_times(settings, width, height) {
                 println!("{name:<24} {micros:>8.1} µs per frame at {width}×{height}");
@@ -225,6 +303,11 @@ fn run(cli: Cli) -> Result<(), String> {
             }
             writeln!(out, "\nNodes searched: {total}").map_err(|e| e.to_string())
         }
+        Some(Mode::Show { variant }) => {
+            let variant = variant_or_error(&variant)?;
+            println!("{}", variant.start().fen());
+            Ok(())
+        }
         Some(Mode::Open { file }) => {
             let (record, problem) = match qipan::record::read_file(&file) {
                 Ok(record) => (record, None),
@@ -236,7 +319,7 @@ fn run(cli: Cli) -> Result<(), String> {
                     None => return Err(error.to_string()),
                 },
             };
-            let app = App::from_record(settings, record, problem.as_deref());
+            app.open_record(record, problem.as_deref());
             qipan::tui::run(app).map_err(|e| e.to_string())
         }
         Some(Mode::Convert {
@@ -250,13 +333,27 @@ fn run(cli: Cli) -> Result<(), String> {
             to.as_deref(),
             notation.as_deref(),
         ),
-        Some(Mode::Show { variant }) => {
-            let variant = variant_or_error(&variant)?;
-            println!("{}", variant.start().fen());
-            Ok(())
-        }
-        None => qipan::tui::run(app_offering_autosave(settings)).map_err(|e| e.to_string()),
+        None => qipan::tui::run(app_offering_autosave(app)).map_err(|e| e.to_string()),
     }
+}
+
+/// Adds the `--engine` flags to the config's engines and picks the `--hint-engine`.
+fn add_engine_flags(app: &mut App, flags: &[String], hint: Option<&str>) -> Result<(), String> {
+    for flag in flags {
+        let spec = EngineSpec::from_flag(flag)?;
+        app.settings.engines.retain(|known| known.name != spec.name);
+        app.settings.engines.push(spec);
+    }
+    if let Some(name) = hint {
+        let index = app
+            .settings
+            .engines
+            .iter()
+            .position(|spec| spec.name == name)
+            .ok_or_else(|| format!("--hint-engine '{name}': no engine has that name"))?;
+        app.settings.hint_engine = Some(index);
+    }
+    Ok(())
 }
 
 /// `qipan convert`: reads any record, writes it in the format an extension or `--to` names.

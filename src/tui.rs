@@ -220,6 +220,18 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
                 }
             }
             Effect::SaveRecord { record, target } => save_record(app, *record, &target),
+            Effect::SaveConfig(changes) => {
+                let result = match app.config_path.clone() {
+                    Some(path) => crate::config::save_to_file(&path, &changes),
+                    None => Err("no config file".to_string()),
+                };
+                app.config_saved(result);
+            }
+            Effect::Bell => {
+                use std::io::Write;
+                let mut out = io::stdout();
+                let _ = out.write_all(b"\x07").and_then(|()| out.flush());
+            }
             Effect::RemoveAutosave => {
                 if let Some(path) = autosave::default_path() {
                     if let Err(error) = autosave::remove(&path) {

@@ -67,6 +67,23 @@ fn rendering_never_changes_the_app() {
     assert_absent("src/ui", &["&mut App", "crossterm::event"]);
 }
 
+/// Every colour on screen comes from the theme's roles, so NO_COLOR, the colour depth
+/// and the user's theme reach every cell.
+#[test]
+fn rendering_names_no_colour() {
+    for (file, code) in sources("src/ui") {
+        if file.ends_with("tests.rs") {
+            continue; // tests may look at the colours drawn
+        }
+        for word in ["Color::", "Color,", "style::Color"] {
+            assert!(
+                !code.contains(word),
+                "{file} names a colour ({word}): use a theme role"
+            );
+        }
+    }
+}
+
 #[test]
 fn records_neither_draw_nor_reach_into_the_client() {
     assert_absent(

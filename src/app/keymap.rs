@@ -54,6 +54,7 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('H'), Action::Hint),
     key(KeyCode::Char('?'), Action::Help),
     key(KeyCode::F(1), Action::Help),
+    key(KeyCode::Char('o'), Action::Settings),
     key(KeyCode::Char('q'), Action::Quit),
     key(KeyCode::Char('['), Action::HistoryBack),
     key(KeyCode::Char(']'), Action::HistoryForward),
@@ -96,6 +97,7 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("D", Key::KeyDraw),
     ("n", Key::KeyNewGame),
     ("?", Key::KeyHelp),
+    ("o", Key::KeySettings),
     ("q", Key::KeyQuit),
     ("Ctrl-C", Key::KeyForceQuit),
     ("mouse", Key::KeyMouse),
@@ -125,6 +127,9 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
             KeyCode::Char('n') | KeyCode::Char('N') => return Some(Action::No),
             _ => {}
         },
+        Some(Overlay::Settings { .. }) if event.code == KeyCode::Char('s') => {
+            return Some(Action::SaveSettings)
+        }
         Some(Overlay::GameOver { .. }) => match event.code {
             KeyCode::Char('r') => return Some(Action::Redo),
             KeyCode::Char('n') => return Some(Action::NewGame),
@@ -133,8 +138,190 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
         },
         _ => {}
     }
-    KEYMAP
+    app.keymap
         .iter()
         .find(|b| b.code == event.code && b.control == control)
         .map(|b| b.action.clone())
+}
+
+/// The actions a user may bind in the config's `[keys]` table, by their config name.
+pub const ACTION_NAMES: &[(&str, Action)] = &[
+    ("up", Action::Up),
+    ("down", Action::Down),
+    ("left", Action::Left),
+    ("right", Action::Right),
+    ("select", Action::Select),
+    ("cancel", Action::Cancel),
+    ("toggle_hand", Action::ToggleHand),
+    ("prompt", Action::OpenPrompt),
+    ("pass", Action::Pass),
+    ("undo", Action::Undo),
+    ("redo", Action::Redo),
+    ("flip", Action::Flip),
+    ("flip_every_turn", Action::FlipEveryTurn),
+    ("notation", Action::CycleNotation),
+    ("help", Action::Help),
+    ("settings", Action::Settings),
+    ("quit", Action::Quit),
+    ("history_back", Action::HistoryBack),
+    ("history_forward", Action::HistoryForward),
+    ("history_start", Action::HistoryStart),
+    ("history_end", Action::HistoryEnd),
+    ("resign", Action::Resign),
+    ("offer_draw", Action::OfferDraw),
+    ("new_game", Action::NewGame),
+];
+
+/// The action a config name stands for (`undo`, `history_back`, …).
+pub fn action_named(name: &str) -> Option<Action> {
+    ACTION_NAMES
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, action)| action.clone())
+}
+
+/// Reads a key name as the config writes it: one character (`u`, `?`), a named key
+/// (`Up`, `Enter`, `Space`, `Esc`, `Tab`, `Backspace`, `Home`, `End`, `PageUp`,
+/// `PageDown`, `Delete`, `Insert`, `F1`…`F12`), optionally after `Ctrl-`.
+/// Returns the key code and whether Ctrl is held.
+pub fn parse_key(text: &str) -> Option<(KeyCode, bool)> {
+    let (control, name) = match text.strip_prefix("Ctrl-").or(text.strip_prefix("ctrl-")) {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let mut chars = name.chars();
+    if let (Some(c), None) = (chars.next(), chars.next()) {
+        return Some((KeyCode::Char(c), control));
+    }
+    let code = match name.to_ascii_lowercase().as_str() {
+        "up" => KeyCode::Up,
+        "down" => KeyCode::Down,
+        "left" => KeyCode::Left,
+        "right" => KeyCode::Right,
+        "enter" | "return" => KeyCode::Enter,
+        "space" => KeyCode::Char(' '),
+        "esc" | "escape" => KeyCode::Esc,
+        "tab" => KeyCode::Tab,
+        "backtab" => KeyCode::BackTab,
+        "backspace" => KeyCode::Backspace,
+        "home" => KeyCode::Home,
+        "end" => KeyCode::End,
+        "pageup" => KeyCode::PageUp,
+        "pagedown" => KeyCode::PageDown,
+        "delete" => KeyCode::Delete,
+        "insert" => KeyCode::Insert,
+        other => {
+            let number: u8 = other.strip_prefix('f')?.parse().ok()?;
+            if !(1..=12).contains(&number) {
+                return None;
+            }
+            KeyCode::F(number)
+        }
+    };
+    Some((code, control))
+}
+
+/// The key table with the user's bindings merged in: for each action the user lists,
+/// those keys replace the action's default keys, and a key the user binds is taken from
+/// any other action that had it.
+pub fn merged_keymap(user: &[(Action, Vec<(KeyCode, bool)>)]) -> Vec<Binding> {
+    let mut table: Vec<Binding> = KEYMAP
+        .iter()
+        .filter(|binding| {
+            let rebound_action = user.iter().any(|(action, _)| *action == binding.action);
+            let key_taken = user.iter().any(|(_, keys)| {
+                keys.iter()
+                    .any(|&(code, control)| code == binding.code && control == binding.control)
+            });
+            !rebound_action && !key_taken
+        })
+        .cloned()
+        .collect();
+    for (action, keys) in user {
+        for &(code, control) in keys {
+            table.push(Binding {
+                code,
+                control,
+                action: action.clone(),
+            });
+        }
+    }
+    table
+}
+
+/// The actions a help row describes (rows without one, like the mouse, are empty).
+pub fn help_actions(key: Key) -> &'static [Action] {
+    match key {
+        Key::KeyMoveCursor => &[Action::Left, Action::Down, Action::Up, Action::Right],
+        Key::KeySelect => &[Action::Select],
+        Key::KeyCancel => &[Action::Cancel],
+        Key::KeyHand => &[Action::ToggleHand],
+        Key::KeyPrompt => &[Action::OpenPrompt],
+        Key::KeyPass => &[Action::Pass],
+        Key::KeyUndo => &[Action::Undo],
+        Key::KeyRedo => &[Action::Redo],
+        Key::KeyHistory => &[Action::HistoryBack, Action::HistoryForward],
+        Key::KeyHistoryEnds => &[Action::HistoryStart, Action::HistoryEnd],
+        Key::KeyFlip => &[Action::Flip],
+        Key::KeyFlipEveryTurn => &[Action::FlipEveryTurn],
+        Key::KeyNotation => &[Action::CycleNotation],
+        Key::KeyResign => &[Action::Resign],
+        Key::KeyDraw => &[Action::OfferDraw],
+        Key::KeyNewGame => &[Action::NewGame],
+        Key::KeyHelp => &[Action::Help],
+        Key::KeySettings => &[Action::Settings],
+        Key::KeyQuit => &[Action::Quit],
+        _ => &[],
+    }
+}
+
+/// A key as the help writes it: `u`, `Space`, `Ctrl-z`, `F2`.
+pub fn key_name(code: KeyCode, control: bool) -> String {
+    let name = match code {
+        KeyCode::Char(' ') => "Space".to_string(),
+        KeyCode::Char(c) => c.to_string(),
+        KeyCode::F(n) => format!("F{n}"),
+        KeyCode::Up => "↑".to_string(),
+        KeyCode::Down => "↓".to_string(),
+        KeyCode::Left => "←".to_string(),
+        KeyCode::Right => "→".to_string(),
+        KeyCode::PageUp => "PgUp".to_string(),
+        KeyCode::PageDown => "PgDn".to_string(),
+        other => format!("{other:?}"),
+    };
+    if control {
+        format!("Ctrl-{name}")
+    } else {
+        name
+    }
+}
+
+/// The help's key column for a row: the built-in text, or, when the user has bound
+/// any of the row's actions, the keys the table now has for them.
+pub fn help_keys(
+    table: &[Binding],
+    user: &[(Action, Vec<(KeyCode, bool)>)],
+    row: (&'static str, Key),
+) -> String {
+    let actions = help_actions(row.1);
+    let rebound = user.iter().any(|(action, _)| actions.contains(action))
+        || KEYMAP.iter().any(|b| {
+            actions.contains(&b.action)
+                && !table
+                    .iter()
+                    .any(|t| t.code == b.code && t.control == b.control && t.action == b.action)
+        });
+    if !rebound {
+        return row.0.to_string();
+    }
+    let mut names: Vec<String> = Vec::new();
+    for action in actions {
+        for binding in table.iter().filter(|b| b.action == *action) {
+            let name = key_name(binding.code, binding.control);
+            if !names.contains(&name) {
+                names.push(name);
+            }
+        }
+    }
+    names.join(" ")
 }

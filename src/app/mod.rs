@@ -9,8 +9,10 @@
 mod clocks;
 pub mod draw;
 pub mod keymap;
+pub mod preferences;
 pub mod records;
 mod searches;
+pub mod settings_screen;
 pub mod setup;
 pub mod thinking;
 
@@ -51,7 +53,8 @@ impl GlyphSet {
     }
 }
 
-/// Settings that do not change during a session.
+/// The session's settings: display (the settings screen can change them) and the
+/// external engines offered as opponents.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
     /// Interface language.
@@ -133,6 +136,11 @@ pub enum Overlay {
         /// What has been typed.
         text: String,
     },
+    /// The settings screen.
+    Settings {
+        /// The focused row (index into [`settings_screen::SettingRow::ALL`]).
+        row: usize,
+    },
 }
 
 /// How far the help can be scrolled down (it has fewer rows than this on any screen).
@@ -179,6 +187,10 @@ pub enum Action {
     CycleNotation,
     /// Open or close the help.
     Help,
+    /// Open the settings screen.
+    Settings,
+    /// Save the settings to the config file (`s` on the settings screen).
+    SaveSettings,
     /// Quit, asking first when a game is in progress.
     Quit,
     /// Quit at once (Ctrl-C).
@@ -280,6 +292,10 @@ pub enum Effect {
         /// Where to.
         target: records::SaveTarget,
     },
+    /// Write these changed settings into the config file, keeping everything else in it.
+    SaveConfig(Vec<crate::config::Change>),
+    /// Ring the terminal bell (the CPU has moved and `bell = true`).
+    Bell,
 }
 
 /// The current selection on the board.
@@ -439,6 +455,22 @@ pub struct App {
     pub time: TimeSource,
     /// True while the thinking line is shown (`t` toggles it for the session).
     pub show_thinking: bool,
+    /// The user's settings as loaded (and as changed on the settings screen).
+    pub config: crate::config::Config,
+    /// Where the config is saved to, when known.
+    pub config_path: Option<std::path::PathBuf>,
+    /// The config as the file has it (as loaded or last saved): saving writes the
+    /// difference from this.
+    pub saved_config: crate::config::Config,
+    /// The key table: the defaults with the config's bindings merged in.
+    pub keymap: Vec<keymap::Binding>,
+    /// The theme's styles, made ready for this terminal.
+    pub palette: crate::theme::Palette,
+    /// The terminal's colours (depth, `NO_COLOR`), to rebuild the palette for another theme.
+    pub color_mode: crate::theme::ColorMode,
+    /// The configured theme when it is the user's own file (name and contents), so the
+    /// settings screen can come back to it.
+    pub user_theme: Option<(String, crate::theme::ThemeSpec)>,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -459,6 +491,13 @@ impl App {
             resume: None,
             time: TimeSource::System,
             show_thinking: true,
+            config: crate::config::Config::default(),
+            config_path: None,
+            saved_config: crate::config::Config::default(),
+            keymap: keymap::KEYMAP.to_vec(),
+            palette: crate::theme::Palette::default(),
+            color_mode: crate::theme::ColorMode::default(),
+            user_theme: None,
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -670,6 +709,7 @@ impl App {
                 }
             }
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Action::Settings => self.open_settings(),
             Action::Quit | Action::Cancel => self.quit = true,
             _ => {}
         }
@@ -721,6 +761,7 @@ impl App {
         // The offer is gone once a game starts: this game's autosave replaces it.
         self.resume = None;
         let position = game.position();
+        let kind = position.game();
         let cursor = start_cursor(position);
         let clock = self.new_clock(self.options.time, position.side_to_move(), saved);
         self.play = Some(Play {
@@ -736,7 +777,7 @@ impl App {
             players,
             search: None,
             options: self.options,
-            notation: None,
+            notation: self.config.notation.for_game(kind),
             clock,
             history_recorded: false,
             thinking: None,
@@ -847,6 +888,7 @@ impl App {
                 _ => {}
             },
             Overlay::SaveAs { text } => self.update_save_prompt(action, text),
+            Overlay::Settings { row } => self.update_settings(row, action),
         }
     }
 
@@ -966,6 +1008,7 @@ impl App {
                 self.say(text);
             }
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
+            Action::Settings => self.open_settings(),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
             Action::HistoryForward => self.review_step(1),
@@ -1233,7 +1276,8 @@ impl App {
         let Some(play) = &mut self.play else { return };
         let next = play.notation(language).next(play.game.variant().kind());
         play.notation = Some(next);
-        let text = language.format(Key::StatusNotation, &[next.name()]);
+        let name = language.text(settings_screen::notation_key(next));
+        let text = language.format(Key::StatusNotation, &[name]);
         self.status = Some(Status { text, error: false });
         self.autosave();
     }
@@ -1474,10 +1518,16 @@ impl App {
         }
         if let Some(mv) = mv {
             // Keep a half-made human selection out of the way of the CPU's move.
-            if !matches!(self.overlay, Some(Overlay::Help { .. })) {
+            if !matches!(
+                self.overlay,
+                Some(Overlay::Help { .. } | Overlay::Settings { .. })
+            ) {
                 self.overlay = None;
             }
             self.play_move(mv);
+            if self.config.bell {
+                self.effects.push(Effect::Bell);
+            }
         }
     }
 

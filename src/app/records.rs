@@ -31,22 +31,28 @@ impl App {
         problem: Option<&str>,
     ) -> App {
         let mut app = App::new(settings);
+        app.open_record(record, problem);
+        app
+    }
+
+    /// Shows a record (read by `qipan open`) at its last position, both sides human;
+    /// `problem` is the error that cut it short, if any.
+    pub fn open_record(&mut self, record: GameRecord, problem: Option<&str>) {
         let variant = record.game.variant();
-        app.options = StartOptions::for_variant(variant);
+        self.options = StartOptions::for_variant(variant);
         let players = [Player::Human, Player::Human];
-        app.begin(record.game, players, None);
+        self.begin(record.game, players, None);
         match problem {
-            Some(problem) => app.show_error(Key::StatusOpenedPartly, problem),
+            Some(problem) => self.show_error(Key::StatusOpenedPartly, problem),
             None => {
-                let moves = app.play.as_ref().map_or(0, |p| p.game.moves().len());
-                let text = app
+                let moves = self.play.as_ref().map_or(0, |p| p.game.moves().len());
+                let text = self
                     .settings
                     .language
                     .format(Key::StatusOpened, &[&moves.to_string()]);
-                app.status = Some(Status { text, error: false });
+                self.status = Some(Status { text, error: false });
             }
         }
-        app
     }
 
     /// Called when a move is about to be made while a past position is shown: the game

@@ -510,7 +510,11 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
     effects.iter().rev().find_map(|effect| match effect {
         Effect::Autosave(text) => Some(Some(text.clone())),
         Effect::RemoveAutosave => Some(None),
-        Effect::StartSearch { .. } | Effect::SaveRecord { .. } | Effect::ResetEngines => None,
+        Effect::StartSearch { .. }
+        | Effect::SaveRecord { .. }
+        | Effect::ResetEngines
+        | Effect::SaveConfig(_)
+        | Effect::Bell => None,
     })
 }
 

@@ -9,7 +9,7 @@ use crate::rules::any::{AnyPosition, GameKind, PieceKind};
 use crate::rules::{Move, Side};
 use ratatui::buffer::{Buffer, CellDiffOption};
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::Style;
 use std::borrow::Cow;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -240,13 +240,6 @@ impl Marks {
 /// True when `square` is the from (not for drops and passes) or to square of `mv`.
 fn is_on_move(mv: Move, square: u8) -> bool {
     !mv.is_pass() && ((mv.from == square && !mv.is_drop()) || mv.to == square)
-}
-
-/// The highlight of a hinted move's squares: a green background, bold.
-fn hint_style() -> Style {
-    Style::new()
-        .bg(Color::Rgb(110, 210, 150))
-        .add_modifier(Modifier::BOLD)
 }
 
 /// Everything the board picture depends on.
@@ -485,7 +478,7 @@ fn draw_intersections(
             }
         }
         if marks.hint.is_some_and(|mv| is_on_move(mv, square)) {
-            highlight(hint_style());
+            highlight(theme.hint);
         }
         if marks.selected == Some(square) {
             highlight(theme.selected);
@@ -607,7 +600,7 @@ fn draw_shogi(position: &AnyPosition, marks: &Marks, style: BoardStyle<'_>) -> C
         }
         let target = marks.targets.iter().find(|m| m.to == square);
         if marks.hint.is_some_and(|mv| is_on_move(mv, square)) {
-            cell_style = cell_style.patch(hint_style());
+            cell_style = cell_style.patch(theme.hint);
         }
         if marks.selected == Some(square) {
             cell_style = cell_style.patch(theme.selected);

@@ -5,6 +5,7 @@ pub mod benchmark;
 pub mod board;
 pub mod clocks;
 pub mod glyphs;
+pub mod settings;
 pub mod theme;
 
 use crate::app::keymap::KEY_HELP;
@@ -19,7 +20,7 @@ use crate::rules::{EndReason, Outcome, Position, Side};
 use board::{board_dimensions, BoardSize, BoardStyle, HitTarget, Marks};
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Clear, Paragraph, Widget, Wrap};
 use ratatui::Frame;
@@ -110,7 +111,7 @@ pub fn hit_test(app: &App, area: Rect, column: u16, row: u16) -> Option<HitTarge
     let layout = game_layout(game, app.settings.glyphs, area).ok()?;
     let board = &layout.board;
     if board.contains((column, row).into()) {
-        let theme = Theme::for_game(game);
+        let theme = app_theme(app, game);
         let canvas = board::draw(
             play.shown_position(),
             &Marks::default(),
@@ -129,7 +130,7 @@ pub fn hit_test(app: &App, area: Rect, column: u16, row: u16) -> Option<HitTarge
     }
     let position = play.shown_position();
     for (side, top) in hand_sides(play) {
-        for (line_row, _, index) in hand_rows(position, side, hands, top, app.settings.glyphs) {
+        for (line_row, _, index) in hand_rows(position, side, hands, top, &app.settings) {
             if line_row == row {
                 return index.map(|i| HitTarget::Hand(side, i));
             }
@@ -147,6 +148,11 @@ fn board_style<'a>(app: &App, play: &Play, size: BoardSize, theme: &'a Theme) ->
     }
 }
 
+/// The app's theme (its palette) for a game.
+pub fn app_theme(app: &App, game: GameKind) -> Theme {
+    Theme::from_palette(&app.palette, game)
+}
+
 /// The side's name as the panel shows it: 紅 Red, ▲先手 Sente, 楚 Cho (without CJK in the Latin set).
 pub fn side_name(language: Language, glyphs: GlyphSet, game: GameKind, side: Side) -> String {
     let word = language.text(side_key(game, side));
@@ -155,18 +161,6 @@ pub fn side_name(language: Language, glyphs: GlyphSet, game: GameKind, side: Sid
     } else {
         format!("{} {}", native_side_name(game, side), word)
     }
-}
-
-fn side_label_style(game: GameKind, side: Side) -> Style {
-    let color = match (game, side) {
-        (GameKind::Xiangqi, Side::First) | (GameKind::Janggi, Side::Second) => {
-            Color::Rgb(235, 80, 80)
-        }
-        (GameKind::Janggi, Side::First) => Color::Rgb(90, 160, 255),
-        (GameKind::Shogi, Side::Second) => Color::Rgb(220, 130, 200),
-        _ => Color::White,
-    };
-    Style::new().fg(color).add_modifier(Modifier::BOLD)
 }
 
 fn player_text(app: &App, player: Player) -> String {
@@ -209,7 +203,7 @@ pub fn outcome_text(
 }
 
 fn title_line(app: &App, title: String, area: Rect, buffer: &mut Buffer) {
-    let theme = Theme::for_game(GameKind::Xiangqi);
+    let theme = app_theme(app, GameKind::Xiangqi);
     let help = format!("? {} ", app.text(Key::HelpTitle));
     Paragraph::new(Line::from(vec![
         Span::styled(format!(" {} ", app.text(Key::AppTitle)), theme.highlight),
@@ -227,7 +221,7 @@ fn title_line(app: &App, title: String, area: Rect, buffer: &mut Buffer) {
 
 fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     let game = play.game.variant().kind();
-    let theme = Theme::for_game(game);
+    let theme = app_theme(app, game);
     let layout = match game_layout(game, app.settings.glyphs, area) {
         Ok(layout) => layout,
         Err((width, height)) => {
@@ -293,7 +287,7 @@ fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     render_status(app, play, layout.status, &theme, buffer);
     match thinking_text(app, play, layout.hints.width) {
         Some(text) => Paragraph::new(text)
-            .style(theme.title.fg(Color::Cyan))
+            .style(theme.thinking)
             .render(layout.hints, buffer),
         None => Paragraph::new(format!(" {}", app.text(Key::GameHints)))
             .style(theme.dim)
@@ -331,14 +325,12 @@ fn hand_rows(
     side: Side,
     area: Rect,
     top: bool,
-    glyphs: GlyphSet,
+    settings: &crate::app::Settings,
 ) -> Vec<(u16, String, Option<usize>)> {
+    let (language, glyphs) = (settings.language, settings.glyphs);
     let game = position.game();
     let heading = if glyphs == GlyphSet::Latin {
-        match side {
-            Side::First => "Sente".to_string(),
-            Side::Second => "Gote".to_string(),
-        }
+        language.text(side_key(GameKind::Shogi, side)).to_string()
     } else {
         native_side_name(game, side).to_string()
     };
@@ -366,9 +358,9 @@ fn render_hands(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut 
     let position = play.shown_position();
     let mover = position.side_to_move();
     for (side, top) in hand_sides(play) {
-        for (row, text, index) in hand_rows(position, side, area, top, app.settings.glyphs) {
+        for (row, text, index) in hand_rows(position, side, area, top, &app.settings) {
             let mut style = match index {
-                None => side_label_style(GameKind::Shogi, side),
+                None => theme.side_label(side),
                 Some(_) => theme.hand,
             };
             let selected_kind = match play.selection {
@@ -379,9 +371,9 @@ fn render_hands(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut 
                 let kind = position.hand(side).get(index).map(|(k, _)| *k);
                 if side == mover && play.review.is_none() {
                     if play.hand_cursor == Some(index) {
-                        style = style.patch(theme.cursor).fg(Color::Black);
+                        style = style.patch(theme.highlight);
                     } else if selected_kind.is_some() && selected_kind == kind {
-                        style = style.patch(theme.selected).fg(Color::Black);
+                        style = style.patch(theme.selected);
                     }
                 }
             }
@@ -399,7 +391,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     let language = app.settings.language;
     let glyphs = app.settings.glyphs;
     let game = play.game.variant().kind();
-    let theme = Theme::for_game(game);
+    let theme = app_theme(app, game);
     let position = play.shown_position();
     let mover = position.side_to_move();
     let mut lines: Vec<Line> = Vec::new();
@@ -419,7 +411,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             Span::styled(marker, theme.title),
             Span::styled(
                 side_name(language, glyphs, game, side),
-                side_label_style(game, side),
+                theme.side_label(side),
             ),
             Span::styled(
                 format!("  {}", player_text(app, play.player(side))),
@@ -464,13 +456,13 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         let total = play.game.moves().len().to_string();
         lines.push(Line::styled(
             language.format(Key::Reviewing, &[&play.shown_ply().to_string(), &total]),
-            theme.title.fg(Color::Yellow),
+            theme.review,
         ));
     } else if app.thinking() {
         let dots = ["·  ", "·· ", "···"][(app.ticks / 3 % 3) as usize];
         lines.push(Line::styled(
             format!("{} {dots}", language.text(Key::Thinking)),
-            theme.title.fg(Color::Cyan),
+            theme.thinking,
         ));
     } else if position.bikjang_pending() {
         lines.push(Line::styled(
@@ -499,7 +491,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                         native_side_name(game, side)
                     }
                 ),
-                side_label_style(game, side),
+                theme.side_label(side),
             )];
             let pieces: Vec<String> = captured[side.index()]
                 .iter()
@@ -517,7 +509,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 .collect();
             spans.push(Span::styled(
                 pieces.join(""),
-                side_label_style(game, side.opponent()),
+                theme.side_label(side.opponent()),
             ));
             lines.push(Line::from(spans));
         }
@@ -532,12 +524,12 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 ),
                 Span::styled(
                     format!("{} {first}", language.text(side_key(game, Side::First))),
-                    side_label_style(game, Side::First),
+                    theme.side_label(Side::First),
                 ),
                 Span::raw("  "),
                 Span::styled(
                     format!("{} {second}", language.text(side_key(game, Side::Second))),
-                    side_label_style(game, Side::Second),
+                    theme.side_label(Side::Second),
                 ),
             ]));
         }
@@ -664,7 +656,7 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
             let name = side_name(language, app.settings.glyphs, game, mover);
             let mut spans = vec![Span::styled(
                 format!(" {}", language.format(Key::ToMove, &[&name])),
-                side_label_style(game, mover),
+                theme.side_label(mover),
             )];
             if play.in_progress() && play.review.is_none() && play.player(mover) == Player::Human {
                 spans.push(Span::styled(
@@ -748,7 +740,7 @@ fn start_label(app: &App, game: GameKind, field: StartField) -> String {
 fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
     let options = &app.options;
     let game = options.game().kind;
-    let theme = Theme::for_game(game);
+    let theme = app_theme(app, game);
     title_line(
         app,
         app.text(Key::NewGameHeading).to_string(),
@@ -788,7 +780,7 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         } else {
             let label_pad = label_width.saturating_sub(board::text_width(&label, false) as usize);
             let label_style = match field {
-                StartField::Player(side) => side_label_style(game, side),
+                StartField::Player(side) => theme.side_label(side),
                 _ => theme.dim,
             };
             let value_style = if focused {
@@ -913,7 +905,7 @@ pub fn start_row_at(app: &App, area: Rect, row: u16) -> Option<usize> {
 
 /// Clears a popup's area, and any wide glyph just left of it whose second half the
 /// popup's left border would otherwise hide (the terminal would draw the glyph, not the border).
-fn clear_popup(rect: Rect, buffer: &mut Buffer) {
+pub(crate) fn clear_popup(rect: Rect, buffer: &mut Buffer) {
     Clear.render(rect, buffer);
     if rect.x == 0 {
         return;
@@ -927,7 +919,7 @@ fn clear_popup(rect: Rect, buffer: &mut Buffer) {
     }
 }
 
-fn centered(area: Rect, width: u16, height: u16) -> Rect {
+pub(crate) fn centered(area: Rect, width: u16, height: u16) -> Rect {
     let width = width.min(area.width);
     let height = height.min(area.height);
     Rect::new(
@@ -938,14 +930,14 @@ fn centered(area: Rect, width: u16, height: u16) -> Rect {
     )
 }
 
-fn popup_block(title: &str, theme: &Theme) -> Block<'static> {
+pub(crate) fn popup_block(title: &str, theme: &Theme) -> Block<'static> {
     Block::bordered()
         .title(Span::styled(
             format!(" {title} "),
             theme.popup.add_modifier(Modifier::BOLD),
         ))
         .style(theme.popup)
-        .border_style(theme.popup.fg(Color::Rgb(250, 215, 60)))
+        .border_style(theme.popup_border)
 }
 
 fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
@@ -957,9 +949,10 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
         .as_ref()
         .map(|p| p.game.variant().kind())
         .unwrap_or(app.options.game().kind);
-    let theme = Theme::for_game(game);
+    let theme = app_theme(app, game);
     match overlay {
         Overlay::Prompt { .. } | Overlay::SaveAs { .. } => {}
+        Overlay::Settings { row } => settings::render(app, *row, area, &theme, buffer),
         Overlay::Help { scroll } => {
             let rect = centered(
                 area,
@@ -982,7 +975,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 .map(|p| p.game.variant())
                 .unwrap_or(app.options.variant())
                 .is_gungjanggi();
-            let mut lines = help_lines(language, glyphs, game, &theme);
+            let mut lines = help_lines(app, language, glyphs, game, &theme);
             if gungjanggi {
                 // Gungjanggi's own rules replace janggi's scoring paragraph.
                 lines.pop();
@@ -1190,23 +1183,29 @@ fn help_pieces(game: GameKind) -> Vec<(Vec<PieceKind>, Key)> {
 }
 
 fn help_lines(
+    app: &App,
     language: Language,
     glyphs: GlyphSet,
     game: GameKind,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let heading = theme
-        .popup
-        .add_modifier(Modifier::BOLD)
-        .fg(Color::Rgb(250, 215, 60));
+    let heading = theme.heading;
     let mut lines = vec![Line::styled(language.text(Key::HelpKeys), heading)];
-    for (keys, key) in KEY_HELP {
+    for &(keys, key) in KEY_HELP {
+        let keys = if key == Key::KeyMouse {
+            language.text(Key::MouseLabel).to_string()
+        } else {
+            crate::app::keymap::help_keys(&app.keymap, &app.config.keys, (keys, key))
+        };
         lines.push(Line::from(vec![
             Span::styled(
-                format!("  {keys:<12}"),
+                format!(
+                    "  {keys}{}",
+                    " ".repeat(12usize.saturating_sub(keys.width()))
+                ),
                 theme.popup.add_modifier(Modifier::BOLD),
             ),
-            Span::raw(language.text(*key)),
+            Span::raw(language.text(key)),
         ]));
     }
     lines.push(Line::from(""));
@@ -1219,7 +1218,7 @@ fn help_lines(
                 let glyph = glyphs::piece(game, Piece { side, kind }, glyphs);
                 if !seen.contains(&glyph) {
                     seen.push(glyph);
-                    spans.push(Span::styled(glyph, side_label_style(game, side)));
+                    spans.push(Span::styled(glyph, theme.side_label(side)));
                 }
             }
             spans.push(Span::raw(" "));

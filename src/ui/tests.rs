@@ -231,3 +231,87 @@ fn timed_games_render_at_any_size_and_wrap_the_clock_when_narrow() {
         .expect(&screen);
     assert!(!clock_line.contains("Sente"), "{screen}");
 }
+
+/// Every colour on screen comes from the theme: with `NO_COLOR` no cell has one, and
+/// the two sides' pieces still look different (bold against reversed).
+#[test]
+fn no_color_draws_without_colours_and_keeps_sides_apart() {
+    use crate::theme::{ColorDepth, ColorMode};
+    use ratatui::style::Color;
+    for game in GAMES {
+        let mut app = midgame(settings(GlyphSet::Cjk), game);
+        let mode = ColorMode {
+            depth: ColorDepth::TrueColor,
+            no_color: true,
+        };
+        app.set_theme("wood", None, mode);
+        app.update(crate::app::Action::Help);
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal.draw(|frame| render(&app, frame)).unwrap();
+        let buffer = terminal.backend().buffer();
+        for cell in buffer.content() {
+            assert_eq!((cell.fg, cell.bg), (Color::Reset, Color::Reset), "{game:?}");
+        }
+        let theme = app_theme(&app, game);
+        assert_ne!(theme.first_side, theme.second_side);
+    }
+}
+
+/// The theme chosen reaches the board: the wood and dark boards differ in colour.
+#[test]
+fn the_board_is_drawn_in_the_chosen_theme() {
+    use crate::theme::ColorMode;
+    let draw = |theme: &str| {
+        let mut app = midgame(settings(GlyphSet::Cjk), GameKind::Janggi);
+        app.set_theme(theme, None, ColorMode::default());
+        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+        terminal.draw(|frame| render(&app, frame)).unwrap();
+        terminal.backend().buffer().clone()
+    };
+    let (wood, dark) = (draw("wood"), draw("dark"));
+    let board_cell = |buffer: &Buffer| {
+        buffer
+            .content()
+            .iter()
+            .find(|cell| cell.symbol() == "┼")
+            .map(|cell| cell.bg)
+    };
+    assert_eq!(
+        board_cell(&wood),
+        Some(ratatui::style::Color::Rgb(222, 184, 135))
+    );
+    assert_eq!(
+        board_cell(&dark),
+        Some(ratatui::style::Color::Rgb(38, 38, 38))
+    );
+}
+
+#[test]
+fn settings_screen_in_both_languages() {
+    for language in Language::ALL {
+        let mut app = midgame(
+            Settings {
+                language,
+                glyphs: GlyphSet::Cjk,
+                ..Settings::default()
+            },
+            GameKind::Xiangqi,
+        );
+        app.config.language = crate::config::LanguageChoice::Fixed(language);
+        app.update(crate::app::Action::Settings);
+        app.update(crate::app::Action::Down);
+        let name = format!("settings_xiangqi_{language:?}_80x24").to_lowercase();
+        insta::assert_snapshot!(name, snapshot(&app, 80, 24));
+    }
+}
+
+/// With room beside the board, the settings move aside so the theme's preview stays in view.
+#[test]
+fn settings_leave_the_board_in_view() {
+    let mut app = midgame(settings(GlyphSet::Cjk), GameKind::Janggi);
+    app.update(crate::app::Action::Settings);
+    insta::assert_snapshot!("settings_janggi_game_120x40", snapshot(&app, 120, 40));
+    let mut start = App::new(settings(GlyphSet::Cjk));
+    start.update(crate::app::Action::Settings);
+    insta::assert_snapshot!("settings_start_120x40", snapshot(&start, 120, 40));
+}

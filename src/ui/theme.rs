@@ -1,8 +1,11 @@
-//! Styles by role: the renderer asks for `board`, `cursor`, `first_side`…,
-//! never for a colour.
+//! Styles by role for one game: the renderer asks for `board`, `cursor`,
+//! `first_side`…, never for a colour. The styles come from the app's
+//! [`Palette`] (the configured theme, made ready for the terminal).
 
 use crate::rules::any::GameKind;
-use ratatui::style::{Color, Modifier, Style};
+use crate::rules::Side;
+use crate::theme::Palette;
+use ratatui::style::Style;
 
 /// The styles of every role the screens use.
 #[derive(Clone, Copy, Debug)]
@@ -23,6 +26,10 @@ pub struct Theme {
     pub first_side: Style,
     /// The second player's pieces.
     pub second_side: Style,
+    /// The first player's name in panels.
+    pub first_label: Style,
+    /// The second player's name in panels.
+    pub second_label: Style,
     /// The cursor.
     pub cursor: Style,
     /// The picked piece.
@@ -33,12 +40,16 @@ pub struct Theme {
     pub capture_target: Style,
     /// The squares of the last move.
     pub last_move: Style,
+    /// The squares of a hinted move (the hint key).
+    pub hint: Style,
     /// A king in check.
     pub check: Style,
     /// Pieces in hand.
     pub hand: Style,
     /// Status line.
     pub status: Style,
+    /// Warnings such as a clock running low.
+    pub warning: Style,
     /// Refusals in the status line.
     pub error: Style,
     /// Headings and titles.
@@ -49,53 +60,64 @@ pub struct Theme {
     pub highlight: Style,
     /// Popups.
     pub popup: Style,
-    /// Something that needs attention now: a clock in its last seconds or last period, PAUSED.
-    pub warning: Style,
+    /// Popup borders.
+    pub popup_border: Style,
+    /// Headings inside popups.
+    pub heading: Style,
+    /// "Reviewing move n of m".
+    pub review: Style,
+    /// "Thinking…".
+    pub thinking: Style,
 }
 
-const WOOD: Color = Color::Rgb(222, 184, 135);
-const WOOD_DARK: Color = Color::Rgb(201, 160, 110);
-const INK: Color = Color::Rgb(60, 40, 20);
-
 impl Theme {
-    /// The built-in theme for a game (sides coloured as the game colours them).
+    /// The built-in `wood` theme for a game in true colour (tests and tools).
     pub fn for_game(game: GameKind) -> Theme {
-        let (first, second) = match game {
-            GameKind::Xiangqi => (Color::Rgb(190, 20, 20), Color::Rgb(20, 20, 20)),
-            GameKind::Janggi => (Color::Rgb(0, 90, 170), Color::Rgb(190, 20, 20)),
-            GameKind::Shogi => (Color::Rgb(20, 20, 20), Color::Rgb(120, 30, 90)),
-        };
-        let piece = |color| Style::new().fg(color).bg(WOOD).add_modifier(Modifier::BOLD);
+        Theme::from_palette(&Palette::default(), game)
+    }
+
+    /// The styles of a palette for a game (side colours differ per game).
+    pub fn from_palette(palette: &Palette, game: GameKind) -> Theme {
+        let role = |name: &str| palette.role(name);
+        let side = |name: &str| palette.side_role(game, name);
         Theme {
-            board: Style::new().fg(INK).bg(WOOD),
-            grid: Style::new().fg(INK).bg(WOOD),
-            palace: Style::new().fg(INK).bg(WOOD),
-            river: Style::new().fg(Color::Rgb(40, 70, 130)).bg(WOOD),
-            zone: Style::new().fg(INK).bg(WOOD_DARK),
-            coordinates: Style::new().fg(Color::Gray),
-            first_side: piece(first),
-            second_side: piece(second),
-            cursor: Style::new().bg(Color::Rgb(250, 215, 60)),
-            selected: Style::new().bg(Color::Rgb(120, 200, 120)),
-            legal_target: Style::new()
-                .fg(Color::Rgb(0, 120, 0))
-                .add_modifier(Modifier::BOLD),
-            capture_target: Style::new().bg(Color::Rgb(240, 130, 100)),
-            last_move: Style::new().bg(Color::Rgb(170, 200, 230)),
-            check: Style::new().bg(Color::Rgb(230, 60, 60)),
-            hand: Style::new().add_modifier(Modifier::BOLD),
-            status: Style::new(),
-            error: Style::new()
-                .fg(Color::LightRed)
-                .add_modifier(Modifier::BOLD),
-            title: Style::new().add_modifier(Modifier::BOLD),
-            dim: Style::new().fg(Color::DarkGray),
-            highlight: Style::new().fg(Color::Black).bg(Color::Rgb(250, 215, 60)),
-            popup: Style::new().fg(Color::White).bg(Color::Rgb(30, 40, 60)),
-            warning: Style::new()
-                .fg(Color::Black)
-                .bg(Color::Rgb(250, 120, 60))
-                .add_modifier(Modifier::BOLD),
+            board: role("board"),
+            grid: role("grid"),
+            palace: role("palace"),
+            river: role("river"),
+            zone: role("zone"),
+            coordinates: role("coordinates"),
+            first_side: side("first_side"),
+            second_side: side("second_side"),
+            first_label: side("first_label"),
+            second_label: side("second_label"),
+            cursor: role("cursor"),
+            selected: role("selected"),
+            legal_target: role("legal_target"),
+            capture_target: role("capture_target"),
+            last_move: role("last_move"),
+            hint: role("hint"),
+            check: role("check"),
+            hand: role("hand"),
+            status: role("status"),
+            warning: role("warning"),
+            error: role("error"),
+            title: role("title"),
+            dim: role("dim"),
+            highlight: role("highlight"),
+            popup: role("popup"),
+            popup_border: role("popup_border"),
+            heading: role("heading"),
+            review: role("review"),
+            thinking: role("thinking"),
+        }
+    }
+
+    /// The panel style of a side's name.
+    pub fn side_label(&self, side: Side) -> Style {
+        match side {
+            Side::First => self.first_label,
+            Side::Second => self.second_label,
         }
     }
 }
