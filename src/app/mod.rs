@@ -1121,6 +1121,18 @@ impl App {
     }
 
     fn select(&mut self) {
+        // While reviewing, only picking a piece of the side to move branches off; Enter
+        // on an empty point or an opponent's piece leaves the game as it is.
+        if let Some(play) = &self.play {
+            if play.review.is_some() && play.hand_cursor.is_none() {
+                let shown = play.shown_position();
+                let mover = shown.side_to_move();
+                if !shown.piece_on(play.cursor).is_some_and(|p| p.side == mover) {
+                    self.refuse_text(Key::StatusReviewOnly, &[]);
+                    return;
+                }
+            }
+        }
         if !self.can_move_now() {
             return;
         }

@@ -242,6 +242,26 @@ mod tests {
     }
 
     #[test]
+    fn enter_on_an_empty_point_while_reviewing_keeps_the_game() {
+        let mut app = xiangqi_app();
+        for mv in ["h3e3", "h10g8"] {
+            typed(&mut app, mv);
+        }
+        app.update(Action::HistoryStart);
+        // The cursor on an empty point of the start position (the centre of the river).
+        app.play.as_mut().unwrap().cursor = 4 * 9 + 4;
+        app.update(Action::Select);
+        assert_eq!(moves(&app), ["h3e3", "h10g8"]);
+        assert_eq!(app.play.as_ref().unwrap().review, Some(0));
+        assert!(app.status.as_ref().is_some_and(|s| s.error));
+        // Picking Red's cannon on h3 (rank 2, file 7) starts the branch.
+        app.play.as_mut().unwrap().cursor = 2 * 9 + 7;
+        app.update(Action::Select);
+        assert_eq!(app.play.as_ref().unwrap().review, None);
+        assert!(moves(&app).is_empty());
+    }
+
+    #[test]
     fn a_finished_game_is_reviewed_and_played_on_from_before_the_end() {
         let mut app = xiangqi_app();
         typed(&mut app, "h3e3");

@@ -651,6 +651,17 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
                 theme.status
             },
         ),
+        None if play.review.is_none() && play.game.outcome().is_some() => {
+            // A finished game: its result, not whose turn it would be.
+            let outcome = play.game.outcome().expect("checked above");
+            Line::styled(
+                format!(
+                    " {}",
+                    outcome_text(language, app.settings.glyphs, game, &outcome)
+                ),
+                theme.title,
+            )
+        }
         None => {
             let mover = play.shown_position().side_to_move();
             let name = side_name(language, app.settings.glyphs, game, mover);
