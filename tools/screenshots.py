@@ -53,15 +53,32 @@ def typed_moves(moves):
     return keys
 
 
+WATCH = """
+[cpu]
+level = 10
+side = "both"
+"""
+
+# (name, size, command-line arguments, keys[, config.toml text]).
 SCENES = [
     ("start-screen", (100, 30), ["--lang", "ko"], []),
     ("start-screen-english", (100, 30), ["--lang", "en"], []),
+    ("settings", (100, 30), ["--lang", "ko"], ["o", ("wait", 0.3), "Down", "Down", "Down"]),
     ("xiangqi-midgame", (100, 32), ["--lang", "ko", "xiangqi"], typed_moves(OPENING_XIANGQI)),
+    ("xiangqi-english-wxf", (100, 32), ["--lang", "en", "xiangqi"], typed_moves(OPENING_XIANGQI)),
     ("janggi-midgame", (100, 32), ["--lang", "ko", "janggi"], typed_moves(OPENING_JANGGI)),
+    ("janggi-cpu-thinking", (100, 32), ["--lang", "ko", "janggi"], [("wait", 6.0)], WATCH),
     ("shogi-hand", (100, 30), ["--lang", "ko", "shogi"], typed_moves(OPENING_SHOGI)),
-    ("gungjanggi", (100, 32), ["--lang", "ko", "gungjanggi"], typed_moves(["a4b4", "i7i6"])),
+    ("gungjanggi-clock", (100, 32), ["--lang", "ko", "gungjanggi"],
+     typed_moves(["a4b4", "i7i6"]) + [("wait", 2.5)]),
     ("xiangqi-latin-glyphs", (100, 32), ["--lang", "en", "--ascii", "xiangqi"],
      typed_moves(OPENING_XIANGQI)),
+    ("theme-dark", (100, 32), ["--lang", "ko", "--theme", "dark", "janggi"],
+     typed_moves(OPENING_JANGGI)),
+    ("theme-contrast", (100, 32), ["--lang", "en", "--theme", "contrast", "xiangqi"],
+     typed_moves(OPENING_XIANGQI)),
+    ("theme-sixteen", (100, 30), ["--lang", "ko", "--theme", "sixteen", "shogi"],
+     typed_moves(OPENING_SHOGI)),
     ("help", (100, 32), ["--lang", "ko", "janggi"], ["?"]),
     ("game-over", (100, 32), ["--lang", "en", "xiangqi"],
      typed_moves(["h2e2", "h9g7"]) + ["R", ("wait", 0.2), "y"]),
@@ -69,11 +86,13 @@ SCENES = [
 ]
 
 
+
+
 def run(command, **kwargs):
     return subprocess.run(command, check=True, **kwargs)
 
 
-def capture(name, size, arguments, keys, home):
+def capture(name, size, arguments, keys, home, config=None):
     session = "qipan-shot-" + name
     columns, rows = size
     environment = {
@@ -85,6 +104,10 @@ def capture(name, size, arguments, keys, home):
         "COLORTERM": "truecolor",
         "LANG": "C.UTF-8",
     }
+    if config is not None:
+        os.makedirs(os.path.join(home, "config", "qipan"), exist_ok=True)
+        with open(os.path.join(home, "config", "qipan", "config.toml"), "w") as file:
+            file.write(config)
     exports = " ".join(f"{key}={value}" for key, value in environment.items())
     command = f"env -i PATH=/usr/bin:/bin {exports} {BINARY} {' '.join(arguments)}"
     subprocess.run(["tmux", "kill-session", "-t", session], stderr=subprocess.DEVNULL)
@@ -263,12 +286,12 @@ def main():
     if not os.path.exists(BINARY):
         sys.exit(f"screenshots: {BINARY} is missing; run `cargo build --release` first")
     os.makedirs(OUTPUT, exist_ok=True)
-    for name, size, arguments, keys in SCENES:
+    for name, size, arguments, keys, *config in SCENES:
         if wanted and not any(part in name for part in wanted):
             continue
         home = tempfile.mkdtemp(prefix="qipan-home-")
         try:
-            text = capture(name, size, arguments, keys, home)
+            text = capture(name, size, arguments, keys, home, *config)
         finally:
             shutil.rmtree(home, ignore_errors=True)
         with open(os.path.join(OUTPUT, name + ".ansi"), "w", encoding="utf-8") as file:

@@ -620,7 +620,10 @@ fn draw_shogi(position: &AnyPosition, marks: &Marks, style: BoardStyle<'_>) -> C
         let content_x = x + (inner - 3) / 2;
         match position.piece_on(square) {
             Some(piece) => {
-                let piece_style = cell_style.patch(side_style(theme, piece.side));
+                // The side's colour and weight on the square's own background, so the
+                // promotion zone and the highlights fill the whole square.
+                let side = side_style(theme, piece.side);
+                let piece_style = cell_style.patch(Style { bg: None, ..side });
                 let upside_down = piece.side == Side::Second;
                 let mark = if upside_down { lines.gote_mark } else { " " };
                 canvas.put(content_x, y, mark, piece_style);
