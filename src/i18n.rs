@@ -290,6 +290,8 @@ keys! {
     PromptLabel,
     /// Prompt hint.
     PromptHint,
+    /// `#N` named a move the game does not have.
+    StatusNoSuchMove,
     /// Promotion popup title.
     PromoteTitle,
     /// Promote choice.
@@ -657,7 +659,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusWaitComputer, "The CPU is to move"),
     (Key::StatusGameOver, "The game is over: n new game, q quit"),
     (Key::PromptLabel, "Move: "),
-    (Key::PromptHint, "any notation: C2.5, P-7f, 79졸78, h2e2 · Enter plays · Esc cancels"),
+    (Key::PromptHint, "any notation: C2.5, P-7f, 79졸78, h2e2 · #12 goes to move 12 · Esc cancels"),
+    (Key::StatusNoSuchMove, "'{}': the game has moves 0 to {}"),
     (Key::PromoteTitle, "Promote?"),
     (Key::PromoteYes, "Promote (y)"),
     (Key::PromoteNo, "Do not promote (n)"),
@@ -895,7 +898,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusWaitComputer, "컴퓨터 차례입니다"),
     (Key::StatusGameOver, "대국이 끝났습니다: n 새 대국, q 종료"),
     (Key::PromptLabel, "수: "),
-    (Key::PromptHint, "어느 표기든: 炮二平五, ７六歩, 79졸78 · Enter 두기 · Esc 취소"),
+    (Key::PromptHint, "어느 표기든: 炮二平五, ７六歩, 79졸78 · #12는 12수째로 · Esc 취소"),
+    (Key::StatusNoSuchMove, "'{}': 이 대국은 0수부터 {}수까지 있습니다"),
     (Key::PromoteTitle, "승격할까요?"),
     (Key::PromoteYes, "승격 (y)"),
     (Key::PromoteNo, "승격 안 함 (n)"),

@@ -971,7 +971,12 @@ impl App {
             Action::Select => self.select(),
             Action::Cancel => self.cancel(),
             Action::ToggleHand => self.toggle_hand(),
-            Action::OpenPrompt if self.can_move_now() => {
+            // While reviewing, the prompt opens without cutting the game: `#N` jumps,
+            // and only a typed move branches off the shown position.
+            Action::OpenPrompt
+                if self.play.as_ref().is_some_and(|p| p.review.is_some())
+                    || self.can_move_now() =>
+            {
                 self.overlay = Some(Overlay::Prompt {
                     text: String::new(),
                 });
@@ -1268,6 +1273,19 @@ impl App {
     }
 
     fn typed_move(&mut self, text: &str) {
+        // `#23`: jump to the position after the 23rd move (ply) of the game.
+        if let Some(number) = text.strip_prefix('#') {
+            let Some(play) = &self.play else { return };
+            let end = play.game.moves().len();
+            match number.trim().parse::<usize>() {
+                Ok(ply) if ply <= end => self.review_to(Some(ply)),
+                _ => self.refuse_text(Key::StatusNoSuchMove, &[text, &end.to_string()]),
+            }
+            return;
+        }
+        if self.play.as_ref().is_some_and(|p| p.review.is_some()) && !self.can_move_now() {
+            return;
+        }
         let Some(play) = &self.play else { return };
         let position = play.game.position();
         let previous = play.game.moves().last().copied();

@@ -242,6 +242,23 @@ mod tests {
     }
 
     #[test]
+    fn hash_and_a_number_jumps_to_that_move() {
+        let mut app = xiangqi_app();
+        for mv in ["h3e3", "h10g8", "h1g3", "i10h10"] {
+            typed(&mut app, mv);
+        }
+        typed(&mut app, "#1");
+        assert_eq!(app.play.as_ref().unwrap().review, Some(1));
+        typed(&mut app, "#0");
+        assert_eq!(app.play.as_ref().unwrap().review, Some(0));
+        typed(&mut app, "#4");
+        assert_eq!(app.play.as_ref().unwrap().review, None);
+        typed(&mut app, "#9");
+        assert!(app.status.as_ref().is_some_and(|s| s.error));
+        assert_eq!(moves(&app).len(), 4);
+    }
+
+    #[test]
     fn enter_on_an_empty_point_while_reviewing_keeps_the_game() {
         let mut app = xiangqi_app();
         for mv in ["h3e3", "h10g8"] {
