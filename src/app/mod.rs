@@ -20,7 +20,7 @@ use crate::clock::{Clock, TimeSource};
 use crate::engine::{limits_for_level, Limits, MAX_LEVEL};
 use crate::i18n::{Key, Language};
 use crate::protocol::client::EngineSpec;
-use crate::record::autosave::{self, SavedClock, SavedGame};
+use crate::record::autosave::{self, SavedClock, SavedGame, Seat};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
 use crate::rules::notation::{default_notation, parse_move_after, Notation, NotationError};
@@ -530,7 +530,7 @@ impl App {
     /// Offers a saved game as the first choice of the start screen.
     pub fn offer_saved_game(&mut self, saved: SavedGame) {
         self.options = StartOptions {
-            players: players_of(&saved),
+            players: players_of(&saved, &self.settings),
             ..StartOptions::for_variant(saved.game.variant())
         };
         self.resume = Some(saved);
@@ -554,11 +554,14 @@ impl App {
     /// The game in progress as autosave data.
     pub fn saved_game(&self) -> Option<SavedGame> {
         let play = self.play.as_ref()?;
-        // External engines are saved as a human seat: the resumed game is the human's to
-        // continue or to hand to an opponent again.
+        // External engines are saved by name and found again among the configured ones.
         let seat = |player: Player| match player {
-            Player::Human | Player::Engine { .. } => None,
-            Player::Computer { level } => Some(level),
+            Player::Human => Seat::Human,
+            Player::Computer { level } => Seat::Computer(level),
+            Player::Engine { index } => match self.settings.engines.get(index) {
+                Some(spec) => Seat::Engine(spec.name.clone()),
+                None => Seat::Human,
+            },
         };
         Some(SavedGame {
             game: play.game.clone(),
@@ -590,7 +593,7 @@ impl App {
     }
 
     fn resume_saved(&mut self, saved: SavedGame) {
-        let players = players_of(&saved);
+        let players = players_of(&saved, &self.settings);
         self.options = StartOptions {
             players,
             // A file from before clocks, or an untimed game, continues untimed.
@@ -1580,11 +1583,17 @@ pub fn cpu_limits(level: u8) -> Limits {
     limits_for_level(level.clamp(1, MAX_LEVEL), CPU_MOVE_TIME)
 }
 
-/// The players of a saved game.
-fn players_of(saved: &SavedGame) -> [Player; 2] {
-    saved.players.map(|seat| match seat {
-        None => Player::Human,
-        Some(level) => Player::Computer { level },
+/// The players of a saved game: an engine that is no longer configured becomes a
+/// person, so the game can still be continued.
+fn players_of(saved: &SavedGame, settings: &Settings) -> [Player; 2] {
+    saved.players.clone().map(|seat| match seat {
+        Seat::Human => Player::Human,
+        Seat::Computer(level) => Player::Computer { level },
+        Seat::Engine(name) => settings
+            .engines
+            .iter()
+            .position(|spec| spec.name == name)
+            .map_or(Player::Human, |index| Player::Engine { index }),
     })
 }
 

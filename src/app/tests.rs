@@ -969,3 +969,23 @@ fn the_cpu_accepts_a_draw_only_when_its_searches_see_no_advantage() {
     assert_eq!(outcome.winner(), None);
     assert_eq!(outcome.reason(), EndReason::Agreement);
 }
+
+#[test]
+fn an_engine_seat_is_saved_by_name_and_found_again() {
+    let mut app = App::new(with_engine());
+    app.options.players = [Player::Human, Player::Engine { index: 0 }];
+    app.start_game();
+    let saved = app.saved_game().unwrap();
+    assert_eq!(saved.players[1], autosave::Seat::Engine("fsf".to_string()));
+    let text = autosave::to_text(&saved);
+    assert!(text.contains("players human engine:fsf"), "{text}");
+    let loaded = autosave::from_text(&text, "autosave.txt").unwrap();
+    let resumed = App::from_saved(with_engine(), loaded.clone());
+    assert_eq!(
+        play(&resumed).players,
+        [Player::Human, Player::Engine { index: 0 }]
+    );
+    // Without that engine configured any more, the side is a person's to continue.
+    let resumed = App::from_saved(Settings::default(), loaded);
+    assert_eq!(play(&resumed).players, [Player::Human, Player::Human]);
+}

@@ -37,13 +37,51 @@ pub const HEADER: &str = "qipan-autosave 1";
 /// The environment variable that overrides where the autosave lives (tests, portable setups).
 pub const PATH_VARIABLE: &str = "QIPAN_AUTOSAVE";
 
+/// Who plays a side of a saved game: `human`, `cpu:3`, or `engine:NAME` (an external
+/// engine by its configured name; spaces in it written `%20`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Seat {
+    /// A person at the keyboard.
+    Human,
+    /// The built-in CPU at this level (1–10).
+    Computer(u8),
+    /// An external engine, by name.
+    Engine(String),
+}
+
+impl Seat {
+    /// The autosave word for the seat.
+    fn to_text(&self) -> String {
+        match self {
+            Seat::Human => "human".to_string(),
+            Seat::Computer(level) => format!("cpu:{level}"),
+            Seat::Engine(name) => {
+                format!("engine:{}", name.replace('%', "%25").replace(' ', "%20"))
+            }
+        }
+    }
+
+    /// Reads an autosave word; `None` when it is not one.
+    fn from_text(text: &str) -> Option<Seat> {
+        if text == "human" {
+            return Some(Seat::Human);
+        }
+        if let Some(name) = text.strip_prefix("engine:") {
+            let name = name.replace("%20", " ").replace("%25", "%");
+            return (!name.is_empty()).then_some(Seat::Engine(name));
+        }
+        let level: u8 = text.strip_prefix("cpu:")?.parse().ok()?;
+        (1..=10).contains(&level).then_some(Seat::Computer(level))
+    }
+}
+
 /// The game in progress with what is needed to continue it exactly.
 #[derive(Clone, Debug)]
 pub struct SavedGame {
     /// The game: start position and moves.
     pub game: Game,
-    /// Who plays each side, first player first: `None` for a person, `Some(level)` for the CPU.
-    pub players: [Option<u8>; 2],
+    /// Who plays each side, first player first.
+    pub players: [Seat; 2],
     /// True when the second player sits at the bottom.
     pub flipped: bool,
     /// Hotseat: the board turns after every move.
@@ -181,17 +219,13 @@ pub fn to_text(saved: &SavedGame) -> String {
     for (position, &mv) in game.positions().iter().zip(game.moves()) {
         moves.push(position.move_to_uci(mv));
     }
-    let player = |p: Option<u8>| match p {
-        None => "human".to_string(),
-        Some(level) => format!("cpu:{level}"),
-    };
     let yes_no = |b: bool| if b { "yes" } else { "no" };
     let mut text = format!(
         "{HEADER}\nvariant {}\nstart {}\nplayers {} {}\nmoves {}\n",
         game.variant().id(),
         start_text(game.start()),
-        player(saved.players[0]),
-        player(saved.players[1]),
+        saved.players[0].to_text(),
+        saved.players[1].to_text(),
         moves.join(" "),
     );
     if let Some(ply) = judging_ply(game) {
@@ -353,9 +387,9 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
             format!("bad players: expected two, found {}", parts.len()),
         ));
     }
-    let mut players = [None, None];
+    let mut players = [Seat::Human, Seat::Human];
     for (slot, part) in players.iter_mut().zip(&parts) {
-        *slot = parse_player(part)
+        *slot = Seat::from_text(part)
             .ok_or_else(|| invalid(Some(line), format!("bad players: '{part}'")))?;
     }
     let judging = match field("judging") {
@@ -429,14 +463,6 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
 }
 
 /// `human` → `Some(None)`, `cpu:N` (1–10) → `Some(Some(N))`.
-fn parse_player(text: &str) -> Option<Option<u8>> {
-    if text == "human" {
-        return Some(None);
-    }
-    let level: u8 = text.strip_prefix("cpu:")?.parse().ok()?;
-    (1..=10).contains(&level).then_some(Some(level))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -478,7 +504,10 @@ mod tests {
     fn saved(game: Game) -> SavedGame {
         SavedGame {
             game,
-            players: [None, Some(3)],
+            players: [
+                Seat::Engine("Fairy Stockfish 11%".to_string()),
+                Seat::Computer(3),
+            ],
             flipped: true,
             flip_every_turn: false,
             notation: None,
