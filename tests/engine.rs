@@ -387,6 +387,31 @@ fn never_returns_an_illegal_move_in_random_positions() {
     }
 }
 
+/// How long a search takes to return after its stop flag is set.
+fn time_to_stop(variant: Variant) -> Duration {
+    let game = Game::from_variant(variant);
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = stop.clone();
+    let thinker = std::thread::spawn(move || {
+        let limits = Limits {
+            infinite: true,
+            ..Limits::default()
+        };
+        let mv = best_move(&game, limits, &flag, &mut |_| {});
+        (mv, Instant::now())
+    });
+    std::thread::sleep(Duration::from_millis(300));
+    let asked = Instant::now();
+    stop.store(true, Ordering::Relaxed);
+    let (mv, returned) = thinker.join().unwrap();
+    assert!(mv.is_some());
+    returned.saturating_duration_since(asked)
+}
+
+/// The search polls its stop flag often enough to return within 50 ms. The other
+/// tests of this binary run on the same cores at the same time, so one slow wake-up
+/// of the thread is forgiven: each game gets three tries, and a search that checks
+/// its flag too rarely fails all three.
 #[test]
 fn stop_is_honoured_within_50_ms() {
     for variant in [
@@ -394,26 +419,10 @@ fn stop_is_honoured_within_50_ms() {
         Variant::Shogi,
         Variant::from_name("janggi").unwrap(),
     ] {
-        let game = Game::from_variant(variant);
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let thinker = std::thread::spawn(move || {
-            let limits = Limits {
-                infinite: true,
-                ..Limits::default()
-            };
-            let mv = best_move(&game, limits, &flag, &mut |_| {});
-            (mv, Instant::now())
-        });
-        std::thread::sleep(Duration::from_millis(300));
-        let asked = Instant::now();
-        stop.store(true, Ordering::Relaxed);
-        let (mv, returned) = thinker.join().unwrap();
-        let took = returned.saturating_duration_since(asked);
-        assert!(mv.is_some());
+        let tries: Vec<Duration> = (0..3).map(|_| time_to_stop(variant)).collect();
         assert!(
-            took < Duration::from_millis(50),
-            "{}: stop took {took:?}",
+            tries.iter().any(|&took| took < Duration::from_millis(50)),
+            "{}: stop took {tries:?}",
             variant.id()
         );
     }
