@@ -150,7 +150,7 @@ class Adjudicator:
                 return "second"
         needed = 2 * args.draw_moves
         recent = self.history[-needed:]
-        if plies >= args.draw_after and len(recent) == needed and None not in recent:
+        if needed > 0 and plies >= args.draw_after and len(recent) == needed and None not in recent:
             if all(abs(s) <= args.draw_score for s in recent):
                 return "draw"
         return None
@@ -197,7 +197,8 @@ def main():
     parser.add_argument("--resign-moves", type=int, default=4, help="moves of each engine (adjudication)")
     parser.add_argument("--draw-after", type=int, default=160, help="plies before draw adjudication")
     parser.add_argument("--draw-score", type=int, default=15, help="centipawns (adjudication)")
-    parser.add_argument("--draw-moves", type=int, default=10, help="moves of each engine (adjudication)")
+    parser.add_argument("--draw-moves", type=int, default=10, help="moves of each engine (adjudication); 0 turns draw adjudication off "
+                        "(janggi with KJA scoring has no draws: points decide)")
     parser.add_argument("--output", help="also append every printed line to this file")
     args = parser.parse_args()
 
