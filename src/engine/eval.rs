@@ -54,6 +54,12 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     fn victim_value(&self, mv: Move) -> i32;
     /// Ordering value of the piece that moves.
     fn attacker_value(&self, mv: Move) -> i32;
+    /// True for a capture that likely loses material: a more valuable piece takes one the
+    /// opponent defends. The quiescence search skips it and move ordering tries it late.
+    fn losing_capture(&self, mv: Move) -> bool {
+        let _ = mv;
+        false
+    }
     /// True for moves the quiescence search looks at (captures; shogi also promotions of
     /// rooks and bishops).
     fn is_tactical(&self, mv: Move) -> bool;
@@ -221,6 +227,13 @@ impl EngineRules for XiangqiPosition {
 
     fn is_tactical(&self, mv: Move) -> bool {
         self.is_capture(mv)
+    }
+
+    fn losing_capture(&self, mv: Move) -> bool {
+        let victim = self.victim_value(mv);
+        victim > 0
+            && self.attacker_value(mv) > victim + 50
+            && self.is_attacked(mv.to, self.side_to_move().opponent())
     }
 
     fn position_end(&self) -> Option<i32> {
@@ -397,6 +410,13 @@ impl EngineRules for JanggiPosition {
 
     fn is_tactical(&self, mv: Move) -> bool {
         self.is_capture(mv)
+    }
+
+    fn losing_capture(&self, mv: Move) -> bool {
+        let victim = self.victim_value(mv);
+        victim > 0
+            && self.attacker_value(mv) > victim + 50
+            && self.is_attacked(mv.to, self.side_to_move().opponent())
     }
 
     fn position_end(&self) -> Option<i32> {
@@ -659,6 +679,13 @@ impl EngineRules for ShogiPosition {
                 shogi::kind_of(self.piece_at(mv.from)),
                 shogi::kind::ROOK | shogi::kind::BISHOP
             )
+    }
+
+    fn losing_capture(&self, mv: Move) -> bool {
+        let victim = self.victim_value(mv);
+        victim > 0
+            && self.attacker_value(mv) > victim + 50
+            && self.is_attacked(mv.to, self.side_to_move().opponent())
     }
 
     fn position_end(&self) -> Option<i32> {
