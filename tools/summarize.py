@@ -53,7 +53,11 @@ def summarise(path):
 
 def main():
     for path in sys.argv[1:]:
-        summary = summarise(path)
+        try:
+            summary = summarise(path)
+        except OSError as error:
+            print(f"{path}: cannot read: {error.strerror}", file=sys.stderr)
+            continue
         if summary:
             print(f"{path}: {summary}")
 
