@@ -12,7 +12,16 @@ Each opening (a few random legal plies, seeded) is played twice, colours swapped
 The result of every game comes from qipan's own rules: after each move a separate
 `qipan uci` process is asked `d`, and its `Outcome:` line ends the game
 (`first wins by checkmate`, `draw by repetition`, `second wins by bikjang 30 31.5`, ...).
-A game reaching --max-plies is scored a draw. A protocol error (an illegal or
+A game reaching --max-plies is scored a draw.
+
+Adjudication (on by default, `--no-adjudication` turns it off), as match tools such as
+cutechess do, only to save CPU time; every adjudicated game says so in its result line:
+- resign: for --resign-moves consecutive moves of each engine, both engines' last
+  reported scores agree that the same side is lost by at least --resign-score
+  centipawns (or is being mated); that side loses;
+- draw: after --draw-after plies, for --draw-moves consecutive moves of each engine,
+  both engines' scores stay within ±--draw-score centipawns; the game is a draw.
+A protocol error (an illegal or
 missing bestmove, an `info string error`) is reported and loses the game for the
 engine that made it.
 """
@@ -95,6 +104,58 @@ def outcome(judge, moves):
     return (None if text == "ongoing" else text), errors
 
 
+def reported_score(info):
+    """The last `info depth` line's score in centipawns for the side that searched (None if absent).
+
+    Mates count as ±100000 so they always pass the resign threshold."""
+    for line in reversed(info):
+        words = line.split()
+        if "score" not in words:
+            continue
+        at = words.index("score")
+        try:
+            kind, value = words[at + 1], int(words[at + 2])
+        except (IndexError, ValueError):
+            continue
+        if kind == "cp":
+            return value
+        if kind == "mate":
+            return 100000 if value > 0 else -100000
+    return None
+
+
+class Adjudicator:
+    """Watches both engines' scores (converted to the first player's view) to end a game early."""
+
+    def __init__(self, args):
+        self.args = args
+        self.history = []  # first player's score after each engine move, None if unknown
+
+    def record(self, first_to_move, score):
+        if score is not None and not first_to_move:
+            score = -score
+        self.history.append(score)
+
+    def verdict(self, plies):
+        """'first'/'second' when that side wins by resign adjudication, 'draw', or None."""
+        args = self.args
+        if args.no_adjudication:
+            return None
+        needed = 2 * args.resign_moves
+        recent = self.history[-needed:]
+        if len(recent) == needed and None not in recent:
+            if all(s >= args.resign_score for s in recent):
+                return "first"
+            if all(s <= -args.resign_score for s in recent):
+                return "second"
+        needed = 2 * args.draw_moves
+        recent = self.history[-needed:]
+        if needed > 0 and plies >= args.draw_after and len(recent) == needed and None not in recent:
+            if all(abs(s) <= args.draw_score for s in recent):
+                return "draw"
+        return None
+
+
 def opening(variant, rng, plies):
     start = pyffish.start_fen(variant)
     moves = []
@@ -131,8 +192,28 @@ def main():
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--no-adjudication", action="store_true", help="play every game to its end")
+    parser.add_argument("--resign-score", type=int, default=1000, help="centipawns (adjudication)")
+    parser.add_argument("--resign-moves", type=int, default=4, help="moves of each engine (adjudication)")
+    parser.add_argument("--draw-after", type=int, default=160, help="plies before draw adjudication")
+    parser.add_argument("--draw-score", type=int, default=15, help="centipawns (adjudication)")
+    parser.add_argument("--draw-moves", type=int, default=10, help="moves of each engine (adjudication); 0 turns draw adjudication off "
+                        "(janggi with KJA scoring has no draws: points decide)")
+    parser.add_argument("--output", help="also append every printed line to this file")
     args = parser.parse_args()
 
+    global print
+    if args.output:
+        log = open(args.output, "a", encoding="utf-8")
+        plain_print = print
+
+        def print(*values, **options):
+            plain_print(*values, **options)
+            options.pop("file", None)
+            plain_print(*values, **dict(options, file=log))
+            log.flush()
+
+        print(f"# {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}: python3 {' '.join(sys.argv)}")
     rng = random.Random(args.seed)
     qipan = Engine([args.qipan, "uci"], "qipan")
     fsf = Engine([args.fsf], "fairy-stockfish")
@@ -144,6 +225,7 @@ def main():
     fsf_go = f"go nodes {args.fsf_nodes}"
 
     wins = draws = losses = 0
+    adjudicated_games = 0
     results = []
     protocol_errors = []
     total_nodes = 0
@@ -158,6 +240,7 @@ def main():
         fsf.new_game()
         result = None
         loser_by_error = None
+        adjudicator = Adjudicator(args)
         while result is None:
             text, errors = outcome(judge, moves)
             if errors:
@@ -172,6 +255,13 @@ def main():
                 break
             if len(moves) >= args.max_plies:
                 result = "draw by max-plies"
+                break
+            verdict = adjudicator.verdict(len(moves))
+            if verdict == "draw":
+                result = "draw by adjudication (quiet scores)"
+                break
+            if verdict is not None:
+                result = f"{verdict} wins by adjudication (both engines' scores)"
                 break
             first_to_move = len(moves) % 2 == 0
             engine = qipan if first_to_move == qipan_first else fsf
@@ -189,6 +279,7 @@ def main():
                     words = info[-1].split()
                     if "nodes" in words:
                         total_nodes += int(words[words.index("nodes") + 1])
+            adjudicator.record(first_to_move, reported_score(info))
             legal = pyffish.legal_moves(args.variant, pyffish.start_fen(args.variant), moves)
             if move not in legal:
                 protocol_errors.append(f"{engine.name} played '{move}' (not legal per pyffish) after {' '.join(moves)}")
@@ -203,6 +294,8 @@ def main():
         else:
             first_won = result.startswith("first")
             qipan_score = 1.0 if first_won == qipan_first else 0.0
+        if "adjudication" in result:
+            adjudicated_games += 1
         if qipan_score == 1.0:
             wins += 1
         elif qipan_score == 0.5:
@@ -227,6 +320,9 @@ def main():
         margin = float("inf")
     print(f"\n{args.variant}: qipan ({qipan_go}, level {args.qipan_level}) vs fairy-stockfish ({fsf_go})")
     print(f"W {wins} D {draws} L {losses} of {games}: score {score:.3f}, Elo {diff:+.0f} ± {margin:.0f} (95%)")
+    print(f"adjudicated games: {adjudicated_games}" + (" (adjudication off)" if args.no_adjudication else
+          f" (resign: both scores ≥ {args.resign_score} cp for {args.resign_moves} moves each; draw: "
+          f"after ply {args.draw_after}, both within ±{args.draw_score} cp for {args.draw_moves} moves each)"))
     if total_time > 0:
         print(f"qipan search speed: {total_nodes / total_time:,.0f} nodes/s (last reported depth per move)")
     if protocol_errors:

@@ -54,6 +54,12 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     fn victim_value(&self, mv: Move) -> i32;
     /// Ordering value of the piece that moves.
     fn attacker_value(&self, mv: Move) -> i32;
+    /// True for a capture that likely loses material: a more valuable piece takes one the
+    /// opponent defends. The quiescence search skips it and move ordering tries it late.
+    fn losing_capture(&self, mv: Move) -> bool {
+        let _ = mv;
+        false
+    }
     /// True for moves the quiescence search looks at (captures; shogi also promotions of
     /// rooks and bishops).
     fn is_tactical(&self, mv: Move) -> bool;
@@ -221,6 +227,13 @@ impl EngineRules for XiangqiPosition {
 
     fn is_tactical(&self, mv: Move) -> bool {
         self.is_capture(mv)
+    }
+
+    fn losing_capture(&self, mv: Move) -> bool {
+        let victim = self.victim_value(mv);
+        victim > 0
+            && self.attacker_value(mv) > victim + 50
+            && self.is_attacked(mv.to, self.side_to_move().opponent())
     }
 
     fn position_end(&self) -> Option<i32> {
@@ -399,6 +412,13 @@ impl EngineRules for JanggiPosition {
         self.is_capture(mv)
     }
 
+    fn losing_capture(&self, mv: Move) -> bool {
+        let victim = self.victim_value(mv);
+        victim > 0
+            && self.attacker_value(mv) > victim + 50
+            && self.is_attacked(mv.to, self.side_to_move().opponent())
+    }
+
     fn position_end(&self) -> Option<i32> {
         if self.rules().gungjanggi.is_some() {
             // Gungjanggi's endings come from its judging phase; there are no draws.
@@ -489,6 +509,22 @@ fn distance(a: u8, b: u8) -> i32 {
     file.max(rank)
 }
 
+/// The squares around a shogi king (its 3×3 block): attacks there are what mates.
+#[inline]
+fn shogi_king_zone(king: u8) -> u128 {
+    if king >= 81 {
+        return 0;
+    }
+    let (file, rank) = ((king % 9) as i32, (king / 9) as i32);
+    let mut zone = 0u128;
+    for rank in (rank - 1).max(0)..=(rank + 1).min(8) {
+        for file in (file - 1).max(0)..=(file + 1).min(8) {
+            zone |= 1u128 << (rank * 9 + file);
+        }
+    }
+    zone
+}
+
 impl EngineRules for ShogiPosition {
     fn from_any(any: &AnyPosition) -> Option<&Self> {
         match any {
@@ -503,10 +539,17 @@ impl EngineRules for ShogiPosition {
             self.king_square(Side::First),
             self.king_square(Side::Second),
         ];
+        let zones = [shogi_king_zone(kings[0]), shogi_king_zone(kings[1])];
+        let occupied = [
+            self.occupied_by(Side::First),
+            self.occupied_by(Side::Second),
+        ];
         let mut score = [0i32; 2];
-        // Pressure on each king: enemy pieces near it, weighted.
-        let mut pressure = [0i32; 2];
-        let mut shelter = [0i32; 2];
+        // King danger per side: weighted enemy attacks on the squares around its king.
+        let mut danger = [0i32; 2];
+        let mut attackers = [0i32; 2];
+        // Own attacks on the own king's zone and gold-like guards next to the king.
+        let mut cover = [0i32; 2];
         for square in 0..81u8 {
             let code = board[square as usize];
             if code == 0 {
@@ -514,62 +557,85 @@ impl EngineRules for ShogiPosition {
             }
             let side = shogi::owner(code);
             let index = side.index();
+            let enemy = 1 - index;
             let piece_kind = shogi::kind_of(code);
             let rank = square / 9;
             // Ranks counted from the owner's side (0 = own back rank).
             let forward = if side == Side::First { rank } else { 8 - rank } as i32;
             let mut value = SHOGI_BOARD_VALUES[piece_kind as usize];
-            match piece_kind {
-                shogi::kind::PAWN => value += 4 * forward,
-                shogi::kind::KING => {
-                    // Early on the king hides on its back ranks, off the centre file.
-                    value += if forward <= 1 { 20 } else { -15 * forward };
-                }
-                _ => {}
-            }
-            score[index] += value;
             if piece_kind == shogi::kind::KING {
+                // The king hides on its back ranks; the centre file is where attacks come.
+                let file_bonus = if (square % 9) == 4 { -15 } else { 0 };
+                score[index] += file_bonus + if forward <= 1 { 20 } else { -25 * forward };
                 continue;
             }
-            let own_king_distance = distance(square, kings[index]);
-            let enemy_king_distance = distance(square, kings[1 - index]);
-            if own_king_distance <= 2 {
-                shelter[index] += match piece_kind {
-                    shogi::kind::GOLD
-                    | shogi::kind::SILVER
-                    | shogi::kind::PROMOTED_PAWN
-                    | shogi::kind::PROMOTED_SILVER => 3,
-                    shogi::kind::PAWN | shogi::kind::KNIGHT | shogi::kind::LANCE => 1,
-                    _ => 1,
-                };
-            }
-            if enemy_king_distance <= 2 {
-                pressure[1 - index] += match piece_kind {
-                    shogi::kind::HORSE | shogi::kind::DRAGON => 5,
-                    shogi::kind::ROOK | shogi::kind::BISHOP => 3,
-                    shogi::kind::PAWN => 1,
-                    _ => 2,
-                };
-            }
-        }
-        let mut hand_strength = [0i32; 2];
-        for side in [Side::First, Side::Second] {
-            for hand_kind in shogi::HAND_KINDS {
-                let count = self.hand_count(side, hand_kind) as i32;
-                score[side.index()] += count * SHOGI_HAND_VALUES[hand_kind as usize];
-                hand_strength[side.index()] += count
-                    * match hand_kind {
+            let attacks = self.attacks_from(square);
+            let reach = (attacks & !occupied[index]).count_ones() as i32;
+            value += match piece_kind {
+                shogi::kind::PAWN => 4 * forward,
+                shogi::kind::BISHOP => 4 * (reach - 5),
+                shogi::kind::HORSE => 3 * (reach - 8),
+                shogi::kind::ROOK => 3 * (reach - 6),
+                shogi::kind::DRAGON => 3 * (reach - 10),
+                shogi::kind::LANCE => 2 * (reach - 2),
+                // Silvers and knights belong forward, golds near home.
+                shogi::kind::SILVER | shogi::kind::KNIGHT => 5 * forward.min(4),
+                _ => 0,
+            };
+            let hits = (attacks & zones[enemy]).count_ones() as i32;
+            if hits > 0 {
+                attackers[enemy] += 1;
+                danger[enemy] += hits
+                    * match piece_kind {
+                        shogi::kind::DRAGON | shogi::kind::HORSE => 5,
                         shogi::kind::ROOK | shogi::kind::BISHOP => 3,
                         shogi::kind::PAWN => 1,
-                        _ => 2,
+                        _ => 3,
                     };
             }
+            cover[index] += (attacks & zones[index]).count_ones() as i32;
+            if distance(square, kings[index]) <= 1
+                && matches!(
+                    piece_kind,
+                    shogi::kind::GOLD
+                        | shogi::kind::SILVER
+                        | shogi::kind::PROMOTED_PAWN
+                        | shogi::kind::PROMOTED_SILVER
+                        | shogi::kind::PROMOTED_KNIGHT
+                        | shogi::kind::PROMOTED_LANCE
+                )
+            {
+                score[index] += 20;
+            }
+            score[index] += value;
         }
-        for side in 0..2 {
-            let shelter = shelter[side].min(10);
-            // Pieces in the attacker's hand threaten a thinly covered king.
-            let threat = pressure[side] * 3 + hand_strength[1 - side];
-            score[side] += shelter * 12 - threat * (14 - shelter).max(4);
+        for side in [Side::First, Side::Second] {
+            let index = side.index();
+            for hand_kind in shogi::HAND_KINDS {
+                let count = self.hand_count(side, hand_kind) as i32;
+                if count == 0 {
+                    continue;
+                }
+                score[index] += count * SHOGI_HAND_VALUES[hand_kind as usize];
+                // Pieces in hand can be dropped next to the enemy king at once.
+                danger[1 - index] += match hand_kind {
+                    shogi::kind::ROOK => 6 * count,
+                    shogi::kind::BISHOP | shogi::kind::GOLD | shogi::kind::SILVER => 4 * count,
+                    shogi::kind::PAWN => count.min(3),
+                    _ => 2 * count,
+                };
+            }
+        }
+        for index in 0..2 {
+            // A single attacker rarely breaks a castle; attacks add up more than linearly.
+            let weight = match attackers[index] {
+                0 => 1,
+                1 => 2,
+                2 => 3,
+                _ => 4,
+            };
+            let units = (danger[index] * weight / 4 - cover[index] / 2).max(0);
+            score[index] -= (units * units / 2).min(1_600);
         }
         let first = score[0] - score[1];
         if self.side_to_move() == Side::First {
@@ -613,6 +679,13 @@ impl EngineRules for ShogiPosition {
                 shogi::kind_of(self.piece_at(mv.from)),
                 shogi::kind::ROOK | shogi::kind::BISHOP
             )
+    }
+
+    fn losing_capture(&self, mv: Move) -> bool {
+        let victim = self.victim_value(mv);
+        victim > 0
+            && self.attacker_value(mv) > victim + 50
+            && self.is_attacked(mv.to, self.side_to_move().opponent())
     }
 
     fn position_end(&self) -> Option<i32> {

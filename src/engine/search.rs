@@ -13,6 +13,8 @@ use std::time::{Duration, Instant};
 
 /// The deepest the search path may grow (plies from the root, extensions included).
 pub const MAX_PLY: usize = 96;
+/// Futility margin per ply of remaining depth, in centipawns.
+const FUTILITY_MARGIN: i32 = 120;
 /// A bound beyond every score.
 const INFINITY: i32 = 31_000;
 /// History table entries per side: every from×to pair plus drops (kind × square).
@@ -433,8 +435,11 @@ impl<P: EngineRules> Searcher<'_, P> {
                 1 << 30
             } else {
                 let victim = position.victim_value(mv);
-                if victim > 0 {
+                if victim > 0 && !position.losing_capture(mv) {
                     (1 << 28) + victim * 64 - position.attacker_value(mv)
+                } else if victim > 0 {
+                    // After the killers, before the quiet moves.
+                    (1 << 25) + victim * 64 - position.attacker_value(mv)
                 } else if mv.is_promotion() {
                     1 << 27
                 } else if self.killers[ply][0] == mv {
@@ -571,7 +576,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                 && !in_check
                 && !tactical
                 && depth <= 3
-                && searched >= 6 + 5 * depth as usize
+                && searched >= 3 + (depth * depth) as usize
                 && best_score > -MATE_BOUND
             {
                 continue;
@@ -579,6 +584,20 @@ impl<P: EngineRules> Searcher<'_, P> {
             let mut child = position.clone();
             child.play_unchecked(mv);
             let gives_check = child.in_check();
+            // Futility: near the leaves, a quiet move that gives no check cannot lift a
+            // position this far below alpha.
+            if !pv_node
+                && !in_check
+                && !tactical
+                && !gives_check
+                && !is_killer
+                && depth <= 3
+                && searched > 0
+                && quiet_window
+                && static_eval + FUTILITY_MARGIN * depth <= alpha
+            {
+                continue;
+            }
             self.push(child.search_key(), gives_check, false);
             let score = match self.repetition_verdict(&child) {
                 Verdict::Illegal => {
@@ -602,6 +621,9 @@ impl<P: EngineRules> Searcher<'_, P> {
                             }
                             if is_killer {
                                 reduction -= 1;
+                            }
+                            if self.history[self.history_index(position, mv)] < 0 {
+                                reduction += 1; // Quiet moves that keep failing earn less.
                             }
                             reduction = reduction.clamp(0, new_depth - 1);
                         }
@@ -759,6 +781,10 @@ impl<P: EngineRules> Searcher<'_, P> {
             {
                 continue;
             }
+            // A capture that likely loses material rarely changes the verdict of a quiet position.
+            if stand_pat > -INFINITY && !mv.is_promotion() && position.losing_capture(mv) {
+                continue;
+            }
             let mut child = position.clone();
             child.play_unchecked(mv);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, depth + 1);
@@ -795,7 +821,7 @@ fn decided(score: i32, ply: usize) -> i32 {
 /// Late-move reduction in plies for a quiet move searched `searched`-th at `depth`.
 #[inline]
 fn lmr(depth: i32, searched: usize) -> i32 {
-    let value = 0.5 + (depth as f64).ln() * (searched as f64).ln() / 2.25;
+    let value = 0.75 + (depth as f64).ln() * (searched as f64).ln() / 2.0;
     value as i32
 }
 

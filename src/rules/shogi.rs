@@ -892,6 +892,20 @@ impl ShogiPosition {
             && self.attacked(&TABLES, square, attacker, self.all_occupied(), NO_SQUARE)
     }
 
+    /// Squares the piece on `square` attacks on the current board (none for an empty square);
+    /// the engine's evaluation measures mobility and pressure near the kings with it.
+    pub fn attacks_from(&self, square: u8) -> u128 {
+        match self.board.get(square as usize) {
+            Some(&code) if code != 0 => self.reach(&TABLES, square, code, self.all_occupied()),
+            _ => 0,
+        }
+    }
+
+    /// Squares holding `side`'s pieces, one bit per square.
+    pub fn occupied_by(&self, side: Side) -> u128 {
+        self.occupied[side.index()]
+    }
+
     /// Squares a piece on `from` reaches on the current board (own pieces not removed).
     #[inline]
     fn reach(&self, tables: &ShogiTables, from: u8, code: u8, occupied: u128) -> u128 {

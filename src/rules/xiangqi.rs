@@ -415,6 +415,13 @@ impl XiangqiPosition {
         false
     }
 
+    /// True when `square` is attacked by `attacker`'s chariots, cannons, horses, soldiers or
+    /// flying general (advisors and elephants are not counted); the CPU uses it to spot
+    /// captures of defended pieces.
+    pub fn is_attacked(&self, square: u8, attacker: Side) -> bool {
+        (square as usize) < 90 && Self::attacked_on(&self.board, square, attacker)
+    }
+
     /// True when `side`'s king is attacked (or faces the other king).
     pub fn is_king_attacked(&self, side: Side) -> bool {
         Self::attacked_on(&self.board, self.kings[side.index()], side.opponent())
