@@ -423,6 +423,18 @@ keys! {
     StatusAutosaveFailed,
     /// Help: the save key.
     KeySave,
+    /// Help: the open key.
+    KeyOpen,
+    /// The open prompt's title.
+    OpenPromptTitle,
+    /// The open prompt's hint line.
+    OpenPromptHint,
+    /// The open prompt found no saved games.
+    OpenNoRecords,
+    /// A record could not be opened.
+    StatusOpenFailed,
+    /// Opening a record needs the game in progress to end first.
+    StatusOpenNeedsNoGame,
     /// Help: the key that shows the position's FEN.
     KeyShowFen,
     /// Save prompt label.
@@ -614,7 +626,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyPause, "pause the clocks (hotseat)"),
     (Key::TimeUnits, "h m s"),
     (Key::StartButton, "Start the game"),
-    (Key::StartHints, "↑↓ field  ←→ change  Enter start  o settings  ? help  q quit"),
+    (Key::StartHints, "↑↓ field  ←→ change  Enter start  L open  o settings  ? help  q quit"),
     (Key::Human, "Human"),
     (Key::ComputerLevel, "CPU level {}"),
     (Key::GameXiangqi, "Xiangqi 象棋"),
@@ -727,6 +739,12 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
     (Key::StatusAutosaveFailed, "Autosave failed: {}"),
     (Key::KeySave, "save the game to a file (PGN, KIF for shogi)"),
+    (Key::KeyOpen, "open a record: your saved and finished games, or any PGN/KIF/CSA/.gib file"),
+    (Key::OpenPromptTitle, "Open a record"),
+    (Key::OpenPromptHint, "type a file name or path, or ↑↓ through your games · Enter opens · Esc cancels"),
+    (Key::OpenNoRecords, "(no saved or finished games yet)"),
+    (Key::StatusOpenFailed, "Not opened: {}"),
+    (Key::StatusOpenNeedsNoGame, "A game is in progress: finish it or start a new one (n) before opening a record"),
     (Key::KeyShowFen, "show the position's FEN (SFEN for shogi)"),
     (Key::SavePromptLabel, "Save as: "),
     (Key::SavePromptHint, "file name (games folder unless a path) · Enter saves · Esc cancels"),
@@ -853,7 +871,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyPause, "시계 멈춤 (둘이 두기)"),
     (Key::TimeUnits, "시간 분 초"),
     (Key::StartButton, "대국 시작"),
-    (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  o 설정  ? 도움말  q 종료"),
+    (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  L 기보 열기  o 설정  ? 도움말  q 종료"),
     (Key::Human, "사람"),
     (Key::ComputerLevel, "컴퓨터 {}단계"),
     (Key::GameXiangqi, "샹치 象棋"),
@@ -966,6 +984,12 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
     (Key::StatusAutosaveFailed, "자동 저장 실패: {}"),
     (Key::KeySave, "기보를 파일로 저장(PGN, 쇼기는 KIF)"),
+    (Key::KeyOpen, "기보 열기: 저장한 대국과 끝난 대국, 또는 PGN/KIF/CSA/.gib 파일"),
+    (Key::OpenPromptTitle, "기보 열기"),
+    (Key::OpenPromptHint, "파일 이름이나 경로를 입력하거나 ↑↓로 내 대국 고르기 · Enter 열기 · Esc 취소"),
+    (Key::OpenNoRecords, "(아직 저장했거나 끝난 대국이 없습니다)"),
+    (Key::StatusOpenFailed, "열지 못함: {}"),
+    (Key::StatusOpenNeedsNoGame, "대국 중입니다: 기보를 열려면 대국을 끝내거나 새 대국(n)을 고르세요"),
     (Key::KeyShowFen, "현재 국면의 FEN 보기(쇼기는 SFEN)"),
     (Key::SavePromptLabel, "저장할 이름: "),
     (Key::SavePromptHint, "파일 이름(경로가 없으면 games 폴더) · Enter 저장 · Esc 취소"),

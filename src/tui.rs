@@ -220,6 +220,8 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
                 }
             }
             Effect::SaveRecord { record, target } => save_record(app, *record, &target),
+            Effect::ListRecords => app.set_record_choices(library::record_files()),
+            Effect::OpenRecord(name) => open_record(app, &name),
             Effect::SaveConfig(changes) => {
                 let result = match app.config_path.clone() {
                     Some(path) => crate::config::save_to_file(&path, &changes),
@@ -246,6 +248,19 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
 
 /// Writes a game record: PGN (KIF for shogi) with today's date, to the name typed at
 /// the save prompt or to the history folder; says where, or why not, in the status line.
+/// Reads a record named at the open prompt and shows it; a record that breaks off opens
+/// up to the problem, an unreadable one leaves the screen as it was with the reason.
+pub fn open_record(app: &mut App, name: &str) {
+    let path = library::open_path(name);
+    match crate::record::read_file(&path) {
+        Ok(record) => app.open_record(record, None),
+        Err(mut error) => match error.partial.take() {
+            Some(partial) => app.open_record(*partial, Some(&error.to_string())),
+            None => app.show_error(Key::StatusOpenFailed, &error.to_string()),
+        },
+    }
+}
+
 pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
     let now = library::utc_now();
     if record.header("Date").is_none() {

@@ -580,6 +580,41 @@ fn the_event_loop_writes_saved_and_finished_games() {
     let record = record::read_file(&folder.join("state/history").join(&history[0])).unwrap();
     assert_eq!(engine_moves(&record.game), ["e2e2"]);
     assert_eq!(record.result.map(|o| o.winner()), Some(Some(Side::First)));
+
+    // The open prompt lists both files (newest first) and opens the one chosen.
+    let mut start = App::new(Settings::default());
+    start.update(Action::OpenFile);
+    let effects = start.take_effects();
+    assert!(matches!(effects.as_slice(), [Effect::ListRecords]));
+    start.set_record_choices(qipan::record::library::record_files());
+    let Some(qipan::app::Overlay::OpenFile { choices, .. }) = &start.overlay else {
+        panic!("no open prompt: {:?}", start.overlay);
+    };
+    assert_eq!(choices.len(), 2, "{choices:?}");
+    assert!(choices.iter().any(|c| c.ends_with("final.pgn")));
+    let final_index = choices
+        .iter()
+        .position(|c| c.ends_with("final.pgn"))
+        .unwrap();
+    for _ in 0..=final_index {
+        start.update(Action::Down);
+    }
+    start.update(Action::Select);
+    let Some(Effect::OpenRecord(name)) = start.take_effects().pop() else {
+        panic!("no open effect");
+    };
+    assert!(name.ends_with("final.pgn"), "{name}");
+    qipan::tui::open_record(&mut start, &name);
+    let play = start.play.as_ref().expect("opened");
+    assert_eq!(engine_moves(&play.game), ["e2e2"]);
+    // A bare name is looked up in the games folder; a missing file says why and opens nothing.
+    let mut other = App::new(Settings::default());
+    qipan::tui::open_record(&mut other, "final.pgn");
+    assert!(other.play.is_some());
+    let mut missing = App::new(Settings::default());
+    qipan::tui::open_record(&mut missing, "no-such-game.pgn");
+    assert!(missing.play.is_none());
+    assert!(missing.status.as_ref().is_some_and(|s| s.error));
     std::fs::remove_dir_all(&folder).unwrap();
 }
 

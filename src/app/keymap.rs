@@ -49,6 +49,7 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('F'), Action::FlipEveryTurn),
     key(KeyCode::Char('N'), Action::CycleNotation),
     key(KeyCode::Char('s'), Action::Save),
+    key(KeyCode::Char('L'), Action::OpenFile),
     key(KeyCode::Char('v'), Action::ShowFen),
     key(KeyCode::Char('t'), Action::ToggleThinking),
     key(KeyCode::Char('H'), Action::Hint),
@@ -90,6 +91,7 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("F", Key::KeyFlipEveryTurn),
     ("N", Key::KeyNotation),
     ("s", Key::KeySave),
+    ("L", Key::KeyOpen),
     ("v", Key::KeyShowFen),
     ("t", Key::KeyThinking),
     ("H", Key::KeyHint),
@@ -118,6 +120,17 @@ pub fn action_for_key(app: &App, event: KeyEvent) -> Option<Action> {
                 KeyCode::Enter => Some(Action::Select),
                 KeyCode::Esc => Some(Action::Cancel),
                 KeyCode::Backspace => Some(Action::PromptBackspace),
+                KeyCode::Char(c) if !control => Some(Action::PromptChar(c)),
+                _ => None,
+            }
+        }
+        Some(Overlay::OpenFile { .. }) => {
+            return match event.code {
+                KeyCode::Enter => Some(Action::Select),
+                KeyCode::Esc => Some(Action::Cancel),
+                KeyCode::Backspace => Some(Action::PromptBackspace),
+                KeyCode::Up | KeyCode::BackTab => Some(Action::Up),
+                KeyCode::Down | KeyCode::Tab => Some(Action::Down),
                 KeyCode::Char(c) if !control => Some(Action::PromptChar(c)),
                 _ => None,
             }
@@ -162,6 +175,7 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("notation", Action::CycleNotation),
     ("help", Action::Help),
     ("settings", Action::Settings),
+    ("open", Action::OpenFile),
     ("quit", Action::Quit),
     ("history_back", Action::HistoryBack),
     ("history_forward", Action::HistoryForward),
@@ -270,6 +284,7 @@ pub fn help_actions(key: Key) -> &'static [Action] {
         Key::KeyNewGame => &[Action::NewGame],
         Key::KeyHelp => &[Action::Help],
         Key::KeySettings => &[Action::Settings],
+        Key::KeyOpen => &[Action::OpenFile],
         Key::KeyQuit => &[Action::Quit],
         _ => &[],
     }

@@ -136,6 +136,16 @@ pub enum Overlay {
         /// What has been typed.
         text: String,
     },
+    /// The open prompt: a file name typed, or one of the saved and finished games chosen
+    /// with ↑↓ (the event loop lists them after the prompt opens).
+    OpenFile {
+        /// What has been typed (or the chosen file).
+        text: String,
+        /// Record files in the games and history folders, newest first.
+        choices: Vec<String>,
+        /// The highlighted choice.
+        choice: Option<usize>,
+    },
     /// The settings screen.
     Settings {
         /// The focused row (index into [`settings_screen::SettingRow::ALL`]).
@@ -171,6 +181,8 @@ pub enum Action {
     PromptBackspace,
     /// Save the game to a file (asks for the name).
     Save,
+    /// Open a record file (the open prompt).
+    OpenFile,
     /// Show the position's FEN (SFEN for shogi) in the status line.
     ShowFen,
     /// Pass (janggi).
@@ -292,6 +304,11 @@ pub enum Effect {
         /// Where to.
         target: records::SaveTarget,
     },
+    /// List the record files of the games and history folders for the open prompt
+    /// ([`App::set_record_choices`]).
+    ListRecords,
+    /// Read this record file and open it ([`App::open_record`] or an error).
+    OpenRecord(String),
     /// Write these changed settings into the config file, keeping everything else in it.
     SaveConfig(Vec<crate::config::Change>),
     /// Ring the terminal bell (the CPU has moved and `bell = true`).
@@ -713,6 +730,7 @@ impl App {
             }
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Settings => self.open_settings(),
+            Action::OpenFile => self.open_open_prompt(),
             Action::Quit | Action::Cancel => self.quit = true,
             _ => {}
         }
@@ -891,6 +909,11 @@ impl App {
                 _ => {}
             },
             Overlay::SaveAs { text } => self.update_save_prompt(action, text),
+            Overlay::OpenFile {
+                text,
+                choices,
+                choice,
+            } => self.update_open_prompt(action, text, choices, choice),
             Overlay::Settings { row } => self.update_settings(row, action),
         }
     }
@@ -1003,6 +1026,7 @@ impl App {
             }
             Action::CycleNotation => self.cycle_notation(),
             Action::Save => self.open_save_prompt(),
+            Action::OpenFile => self.open_open_prompt(),
             Action::ShowFen => self.show_position_fen(),
             Action::Hint => self.start_hint(),
             Action::ToggleThinking => {

@@ -149,6 +149,82 @@ impl App {
         }
     }
 
+    /// Opens the open prompt and asks the event loop for the list of saved games. A game
+    /// in progress is never replaced by accident: it must end (or `n`) first.
+    pub(super) fn open_open_prompt(&mut self) {
+        if self.screen == super::Screen::Game && self.play.as_ref().is_some_and(Play::in_progress) {
+            self.refuse_text(Key::StatusOpenNeedsNoGame, &[]);
+            return;
+        }
+        self.overlay = Some(Overlay::OpenFile {
+            text: String::new(),
+            choices: Vec::new(),
+            choice: None,
+        });
+        self.effects.push(Effect::ListRecords);
+    }
+
+    /// The record files the open prompt offers (paths, newest first).
+    pub fn set_record_choices(&mut self, files: Vec<String>) {
+        if let Some(Overlay::OpenFile { choices, .. }) = &mut self.overlay {
+            *choices = files;
+        }
+    }
+
+    /// Keys while the open prompt is open: type a name, or ↑↓ through the saved games.
+    pub(super) fn update_open_prompt(
+        &mut self,
+        action: super::Action,
+        mut text: String,
+        choices: Vec<String>,
+        mut choice: Option<usize>,
+    ) {
+        use super::Action;
+        match action {
+            Action::PromptChar(c) => {
+                if text.chars().count() < SAVE_NAME_LIMIT {
+                    text.push(c);
+                }
+                choice = None;
+            }
+            Action::PromptBackspace => {
+                text.pop();
+                choice = None;
+            }
+            Action::Down | Action::Up if !choices.is_empty() => {
+                let last = choices.len() - 1;
+                let next = match (choice, action == Action::Down) {
+                    (None, true) => 0,
+                    (None, false) => last,
+                    (Some(i), true) => (i + 1).min(last),
+                    (Some(i), false) => i.saturating_sub(1),
+                };
+                choice = Some(next);
+                text = choices[next].clone();
+            }
+            Action::Select => {
+                self.overlay = None;
+                let name = text.trim();
+                if name.is_empty() {
+                    self.show_error(Key::StatusOpenFailed, self.text(Key::SaveNameMissing));
+                } else {
+                    self.effects.push(Effect::OpenRecord(name.to_string()));
+                }
+                return;
+            }
+            Action::Cancel => {
+                self.overlay = None;
+                return;
+            }
+            _ => {}
+        }
+        self.overlay = Some(Overlay::OpenFile {
+            text,
+            choices,
+            choice,
+        });
+    }
+
     /// Queues the record of a game that has just ended for the history folder (once per game).
     pub(super) fn record_finished_game(&mut self) {
         let record = match &self.play {
@@ -239,6 +315,26 @@ mod tests {
         assert_eq!(moves(&app), ["h3e3"]);
         app.update(Action::Redo);
         assert_eq!(moves(&app), ["h3e3", "h10g8"]);
+    }
+
+    #[test]
+    fn the_open_key_waits_for_the_game_in_progress() {
+        let mut app = xiangqi_app();
+        typed(&mut app, "h3e3");
+        app.update(Action::OpenFile);
+        assert!(app.overlay.is_none());
+        assert!(app.status.as_ref().is_some_and(|s| s.error));
+        app.update(Action::Resign);
+        app.update(Action::Yes);
+        app.overlay = None;
+        app.update(Action::OpenFile);
+        assert!(matches!(app.overlay, Some(Overlay::OpenFile { .. })));
+        assert!(matches!(
+            app.take_effects().last(),
+            Some(Effect::ListRecords)
+        ));
+        app.update(Action::Cancel);
+        assert!(app.overlay.is_none());
     }
 
     #[test]

@@ -514,7 +514,9 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
         | Effect::SaveRecord { .. }
         | Effect::ResetEngines
         | Effect::SaveConfig(_)
-        | Effect::Bell => None,
+        | Effect::Bell
+        | Effect::ListRecords
+        | Effect::OpenRecord(_) => None,
     })
 }
 

@@ -133,3 +133,51 @@ mod tests {
         );
     }
 }
+
+/// Where a name typed at the open prompt points: a path as given when it has a folder
+/// or exists, else the file of that name in the games folder, then in the history folder.
+pub fn open_path(name: &str) -> PathBuf {
+    let typed = Path::new(name.trim());
+    if typed.is_absolute() || typed.components().count() > 1 || typed.exists() {
+        return typed.to_path_buf();
+    }
+    for folder in [games_dir(), history_dir()].into_iter().flatten() {
+        let candidate = folder.join(typed);
+        if candidate.exists() {
+            return candidate;
+        }
+    }
+    typed.to_path_buf()
+}
+
+/// The record files of the games and history folders (paths), newest first, at most 200:
+/// what the open prompt offers to browse.
+pub fn record_files() -> Vec<String> {
+    let mut files: Vec<(SystemTime, PathBuf)> = Vec::new();
+    for folder in [games_dir(), history_dir()].into_iter().flatten() {
+        let Ok(entries) = std::fs::read_dir(&folder) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let known = path
+                .extension()
+                .and_then(|e| e.to_str())
+                .is_some_and(|e| super::Format::from_extension(&format!("x.{e}")).is_some());
+            if !known || !path.is_file() {
+                continue;
+            }
+            let modified = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .unwrap_or(UNIX_EPOCH);
+            files.push((modified, path));
+        }
+    }
+    files.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    files
+        .into_iter()
+        .take(200)
+        .map(|(_, path)| path.display().to_string())
+        .collect()
+}

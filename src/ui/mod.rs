@@ -175,6 +175,21 @@ fn player_text(app: &App, player: Player) -> String {
     }
 }
 
+/// A record's path as the open prompt lists it: its folder and file name.
+fn short_path(path: &str) -> String {
+    let path = std::path::Path::new(path);
+    let name = path.file_name().map(|n| n.to_string_lossy().to_string());
+    let folder = path
+        .parent()
+        .and_then(|p| p.file_name())
+        .map(|n| n.to_string_lossy().to_string());
+    match (folder, name) {
+        (Some(folder), Some(name)) => format!("{folder}/{name}"),
+        (None, Some(name)) => name,
+        _ => path.display().to_string(),
+    }
+}
+
 /// The result in words: "Red wins by checkmate".
 pub fn outcome_text(
     language: Language,
@@ -1007,6 +1022,47 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 .block(block)
                 .wrap(Wrap { trim: false })
                 .scroll(((*scroll).min(last_start), 0))
+                .render(rect, buffer);
+        }
+        Overlay::OpenFile {
+            text,
+            choices,
+            choice,
+        } => {
+            let width = area.width.saturating_sub(4).min(90);
+            let rows = usize::from(area.height.saturating_sub(9)).clamp(1, 12);
+            let mut lines = vec![Line::from(vec![
+                Span::styled(" > ", theme.popup),
+                Span::styled(format!("{text}▏"), theme.highlight),
+            ])];
+            lines.push(Line::from(""));
+            if choices.is_empty() {
+                lines.push(Line::styled(
+                    format!("   {}", language.text(Key::OpenNoRecords)),
+                    theme.popup,
+                ));
+            }
+            // A window of the list that keeps the highlighted file in view.
+            let first = choice.map_or(0, |c| c.saturating_sub(rows - 1));
+            for (index, path) in choices.iter().enumerate().skip(first).take(rows) {
+                let shown = short_path(path);
+                let style = if Some(index) == *choice {
+                    theme.highlight
+                } else {
+                    theme.popup
+                };
+                lines.push(Line::styled(format!("   {shown}"), style));
+            }
+            lines.push(Line::from(""));
+            lines.push(Line::styled(
+                format!(" {}", language.text(Key::OpenPromptHint)),
+                theme.popup.add_modifier(Modifier::DIM),
+            ));
+            let height = (lines.len() as u16 + 2).min(area.height);
+            let rect = centered(area, width, height);
+            clear_popup(rect, buffer);
+            Paragraph::new(lines)
+                .block(popup_block(language.text(Key::OpenPromptTitle), &theme))
                 .render(rect, buffer);
         }
         Overlay::GameOver { choice } => {
