@@ -100,40 +100,6 @@ pub fn pgn_date(time: (i64, u32, u32, u32, u32, u32)) -> String {
     format!("{:04}.{:02}.{:02}", time.0, time.1, time.2)
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_seconds(0), (1970, 1, 1, 0, 0, 0));
-        // 2024-02-29 12:34:56 UTC, a leap day.
-        assert_eq!(civil_from_seconds(1_709_210_096), (2024, 2, 29, 12, 34, 56));
-        assert_eq!(
-            history_file_name((2026, 11, 30, 9, 5, 1), "janggi", "pgn"),
-            "2026-11-30_09-05-01_janggi.pgn"
-        );
-    }
-
-    #[test]
-    fn save_paths() {
-        let folder = Path::new("/games");
-        assert_eq!(
-            save_path("mine", folder, "pgn"),
-            Path::new("/games/mine.pgn")
-        );
-        assert_eq!(save_path("a.txt", folder, "pgn"), Path::new("/games/a.txt"));
-        assert_eq!(
-            save_path("/tmp/x", folder, "kifu"),
-            Path::new("/tmp/x.kifu")
-        );
-        assert_eq!(
-            save_path("sub/x.pgn", folder, "pgn"),
-            Path::new("sub/x.pgn")
-        );
-    }
-}
-
 /// Where a name typed at the open prompt points: a path as given when it has a folder
 /// or exists, else the file of that name in the games folder, then in the history folder.
 pub fn open_path(name: &str) -> PathBuf {
@@ -180,4 +146,38 @@ pub fn record_files() -> Vec<String> {
         .take(200)
         .map(|(_, path)| path.display().to_string())
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn civil_dates() {
+        assert_eq!(civil_from_seconds(0), (1970, 1, 1, 0, 0, 0));
+        // 2024-02-29 12:34:56 UTC, a leap day.
+        assert_eq!(civil_from_seconds(1_709_210_096), (2024, 2, 29, 12, 34, 56));
+        assert_eq!(
+            history_file_name((2026, 11, 30, 9, 5, 1), "janggi", "pgn"),
+            "2026-11-30_09-05-01_janggi.pgn"
+        );
+    }
+
+    #[test]
+    fn save_paths() {
+        let folder = Path::new("/games");
+        assert_eq!(
+            save_path("mine", folder, "pgn"),
+            Path::new("/games/mine.pgn")
+        );
+        assert_eq!(save_path("a.txt", folder, "pgn"), Path::new("/games/a.txt"));
+        assert_eq!(
+            save_path("/tmp/x", folder, "kifu"),
+            Path::new("/tmp/x.kifu")
+        );
+        assert_eq!(
+            save_path("sub/x.pgn", folder, "pgn"),
+            Path::new("sub/x.pgn")
+        );
+    }
 }
