@@ -75,14 +75,8 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
         cleaned.pop();
     }
     let content = decode(&cleaned, Legacy::Korean);
-    let fail = |line: Option<usize>, text: &str, reason: &str| ImportError {
-        file: file.to_string(),
-        line,
-        move_number: None,
-        text: text.to_string(),
-        reason: reason.to_string(),
-        partial: None,
-    };
+    let fail =
+        |line: Option<usize>, text: &str, reason: &str| ImportError::new(file, line, text, reason);
 
     let mut headers: Vec<(String, String, usize)> = Vec::new();
     let mut move_lines: Vec<(usize, &str)> = Vec::new();

@@ -86,13 +86,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     }
     match record {
         Some(record) => Ok(record),
-        None => {
-            let start = preamble.start(file)?;
-            let mut fresh = GameRecord::new(Game::new(AnyPosition::Shogi(start)));
-            fresh.headers = preamble.headers;
-            fresh.comments = preamble.comments.into_iter().map(|c| (0, c)).collect();
-            Ok(fresh)
-        }
+        None => preamble.into_record(file),
     }
 }
 

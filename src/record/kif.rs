@@ -201,6 +201,15 @@ pub(crate) struct Preamble {
 }
 
 impl Preamble {
+    /// A record of the start position alone, for a file whose header has no moves after it.
+    pub fn into_record(self, file: &str) -> Result<GameRecord, ImportError> {
+        let start = self.start(file)?;
+        let mut record = GameRecord::new(Game::new(AnyPosition::Shogi(start)));
+        record.headers = self.headers;
+        record.comments = self.comments.into_iter().map(|c| (0, c)).collect();
+        Ok(record)
+    }
+
     /// Reads one preamble line; false when it is not one (a move, an unknown line).
     pub fn read_line(&mut self, line_number: usize, line: &str) -> bool {
         let trimmed = line.trim();
@@ -885,13 +894,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     }
     match record {
         Some(record) => Ok(record),
-        None => {
-            let start = preamble.start(file)?;
-            let mut fresh = GameRecord::new(Game::new(AnyPosition::Shogi(start)));
-            fresh.headers = preamble.headers;
-            fresh.comments = preamble.comments.into_iter().map(|c| (0, c)).collect();
-            Ok(fresh)
-        }
+        None => preamble.into_record(file),
     }
 }
 

@@ -82,6 +82,25 @@ pub struct ImportError {
     pub partial: Option<Box<GameRecord>>,
 }
 
+impl ImportError {
+    /// An error at `line` (if any) about `text`, before any move was read.
+    pub fn new(
+        file: &str,
+        line: Option<usize>,
+        text: &str,
+        reason: impl Into<String>,
+    ) -> ImportError {
+        ImportError {
+            file: file.to_string(),
+            line,
+            move_number: None,
+            text: text.to_string(),
+            reason: reason.into(),
+            partial: None,
+        }
+    }
+}
+
 impl fmt::Display for ImportError {
     /// `game.kif: line 37, move 24: 同歩: no previous move ends on a square`.
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -218,14 +237,7 @@ impl Format {
 
 /// An error with no line or move: an unreadable file, an unsupported format.
 fn file_error(file: &str, reason: impl Into<String>) -> ImportError {
-    ImportError {
-        file: file.to_string(),
-        line: None,
-        move_number: None,
-        text: String::new(),
-        reason: reason.into(),
-        partial: None,
-    }
+    ImportError::new(file, None, "", reason)
 }
 
 /// Reads a record file: the format from the extension, else from the content.

@@ -359,13 +359,8 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
         },
     );
     let tokens = tokenize(&content, file)?;
-    let fail = |line: Option<usize>, text: &str, reason: String| ImportError {
-        file: file.to_string(),
-        line,
-        move_number: None,
-        text: text.to_string(),
-        reason,
-        partial: None,
+    let fail = |line: Option<usize>, text: &str, reason: String| {
+        ImportError::new(file, line, text, reason)
     };
 
     // Header: tags until the first movetext token.

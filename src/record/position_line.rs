@@ -92,13 +92,8 @@ fn looks_like_janggi(fen: &str) -> bool {
 /// Reads a FEN file or `setoption` / `position` lines.
 pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     let content = super::text::decode(bytes, super::text::Legacy::Chinese);
-    let error = |line: Option<usize>, text: &str, reason: String| ImportError {
-        file: file.to_string(),
-        line,
-        move_number: None,
-        text: text.to_string(),
-        reason,
-        partial: None,
+    let error = |line: Option<usize>, text: &str, reason: String| {
+        ImportError::new(file, line, text, reason)
     };
     let mut variant: Option<Variant> = None;
     let mut position_line: Option<(usize, String)> = None;
