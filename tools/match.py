@@ -191,6 +191,9 @@ def main():
     parser.add_argument("--opening-plies", type=int, default=4)
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--first-game", type=int, default=1,
+                        help="start at this game number (the openings of earlier games are still drawn, "
+                        "so a stopped run can be completed with the same seed)")
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--no-adjudication", action="store_true", help="play every game to its end")
     parser.add_argument("--resign-score", type=int, default=1000, help="centipawns (adjudication)")
@@ -234,6 +237,8 @@ def main():
     for game_index in range(args.games):
         if game_index % 2 == 0:
             openings.append(opening(args.variant, rng, args.opening_plies))
+        if game_index + 1 < args.first_game:
+            continue
         moves = list(openings[-1])
         qipan_first = game_index % 2 == 0
         qipan.new_game()
