@@ -185,14 +185,14 @@ keys! {
     StatusPausedHint,
     /// Pause asked for in an untimed game.
     StatusNoClock,
-    /// Pause asked for against the CPU.
-    StatusPauseHotseatOnly,
     /// Undo asked for after a loss on time.
     StatusLostOnTime,
     /// The panel's state line while paused.
     Paused,
     /// The hotseat undo question in a timed game.
     ConfirmUndo,
+    /// The hotseat redo question in a timed game.
+    ConfirmRedo,
     /// Who ran out of time: the side's name.
     RanOutOfTime,
     /// Help: the pause key.
@@ -618,12 +618,12 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::TimeUnlimited, "unlimited"),
     (Key::StatusPausedHint, "Clocks paused: P resumes"),
     (Key::StatusNoClock, "This game has no clock to pause"),
-    (Key::StatusPauseHotseatOnly, "Only a game between two people can be paused"),
     (Key::StatusLostOnTime, "The game was lost on time; it cannot be taken back"),
     (Key::Paused, "PAUSED"),
     (Key::ConfirmUndo, "Both players agree to undo?"),
+    (Key::ConfirmRedo, "Both players agree to replay the move?"),
     (Key::RanOutOfTime, "{} ran out of time"),
-    (Key::KeyPause, "pause the clocks (hotseat)"),
+    (Key::KeyPause, "pause the clocks"),
     (Key::TimeUnits, "h m s"),
     (Key::StartButton, "Start the game"),
     (Key::StartHints, "↑↓ field  ←→ change  Enter start  L open  o settings  ? help  q quit"),
@@ -863,12 +863,12 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::TimeUnlimited, "무제한"),
     (Key::StatusPausedHint, "시계 멈춤: P 다시 시작"),
     (Key::StatusNoClock, "이 대국에는 멈출 시계가 없습니다"),
-    (Key::StatusPauseHotseatOnly, "두 사람이 두는 대국만 멈출 수 있습니다"),
     (Key::StatusLostOnTime, "시간패로 끝난 대국은 무를 수 없습니다"),
     (Key::Paused, "일시 정지"),
     (Key::ConfirmUndo, "두 사람 모두 무르기에 동의합니까?"),
+    (Key::ConfirmRedo, "두 사람 모두 무른 수를 다시 두는 데 동의합니까?"),
     (Key::RanOutOfTime, "{} 시간 초과"),
-    (Key::KeyPause, "시계 멈춤 (둘이 두기)"),
+    (Key::KeyPause, "시계 멈춤"),
     (Key::TimeUnits, "시간 분 초"),
     (Key::StartButton, "대국 시작"),
     (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  L 기보 열기  o 설정  ? 도움말  q 종료"),

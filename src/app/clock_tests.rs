@@ -153,18 +153,63 @@ fn pause_stops_both_clocks_in_hotseat() {
     assert!(!app.paused());
     wait(&mut app, seconds(5));
     assert_eq!(time_of(&app, Side::First).main, seconds(45));
-    // Against the CPU, or without a clock, there is nothing to pause.
-    let mut app = timed_game(
-        Variant::Xiangqi,
-        "1m",
-        [Player::Human, Player::Computer { level: 1 }],
-    );
-    app.update(Action::Pause);
-    assert!(!app.paused());
-    assert!(app.status.as_ref().unwrap().error);
+    // Without a clock there is nothing to pause.
     let mut app = hotseat("none");
     app.update(Action::Pause);
     assert!(app.status.as_ref().unwrap().text.contains("no clock"));
+}
+
+#[test]
+fn pause_against_the_cpu_stops_its_search_and_resume_starts_it_again() {
+    let mut app = timed_game(
+        Variant::Xiangqi,
+        "1m",
+        [Player::Computer { level: 3 }, Player::Human],
+    );
+    let (first, _) = search_of(&mut app).expect("the CPU moves first");
+    wait(&mut app, seconds(2));
+    app.update(Action::Pause);
+    assert!(app.paused());
+    assert!(play(&app).search.is_none(), "the search is stopped");
+    // Its answer, arriving after the pause, is ignored.
+    let reply = parse_move(play(&app).game.position(), "h3e3").unwrap();
+    app.update(Action::ComputerMove {
+        search: first,
+        mv: Some(reply),
+    });
+    assert!(play(&app).game.moves().is_empty());
+    wait(&mut app, seconds(600));
+    assert_eq!(time_of(&app, Side::First).main, seconds(58));
+    assert!(search_of(&mut app).is_none(), "no search while paused");
+    app.update(Action::Pause);
+    assert!(!app.paused());
+    let (second, _) = search_of(&mut app).expect("thinking again after the pause");
+    assert_ne!(first, second);
+    app.update(Action::ComputerMove {
+        search: second,
+        mv: Some(reply),
+    });
+    assert_eq!(play(&app).game.moves().len(), 1);
+}
+
+#[test]
+fn redo_in_a_timed_hotseat_game_needs_both_players() {
+    let mut app = hotseat("1m");
+    move_text(&mut app, "a4b4");
+    app.update(Action::Undo);
+    app.update(Action::Yes);
+    assert!(play(&app).game.moves().is_empty());
+    app.update(Action::Redo);
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Question::Redo)));
+    app.update(Action::No);
+    assert!(play(&app).game.moves().is_empty());
+    app.update(Action::Redo);
+    app.update(Action::Yes);
+    assert_eq!(play(&app).game.moves().len(), 1);
+    assert_eq!(clock(&app).running(), Some(Side::Second));
+    // Nothing to replay: no question.
+    app.update(Action::Redo);
+    assert!(app.overlay.is_none());
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! The game clocks in the app: started with the game, switched after every move,
-//! checked on every tick (a flag fall ends the game on time), paused in hotseat
-//! games, and turned into the CPU's search limits.
+//! checked on every tick (a flag fall ends the game on time), paused (against the CPU
+//! too, which then stops thinking), and turned into the CPU's search limits.
 
 use super::{App, Overlay, Player, Question};
 use crate::clock::{Clock, SideTime, TimeControl};
@@ -104,12 +104,11 @@ impl App {
             .is_some_and(Clock::is_paused)
     }
 
-    /// Pauses or resumes both clocks (two people at one keyboard only: the CPU's
-    /// thinking cannot be paused fairly).
+    /// Pauses or resumes both clocks. Against the CPU a pause also stops its search
+    /// (the thinking is lost, never the time): it starts again on resume.
     pub(super) fn toggle_pause(&mut self) {
         let now = self.now();
         let Some(play) = &mut self.play else { return };
-        let hotseat = play.players == [Player::Human, Player::Human];
         let in_progress = play.in_progress();
         let Some(clock) = play.clock.as_mut() else {
             self.refuse_text(Key::StatusNoClock, &[]);
@@ -117,13 +116,13 @@ impl App {
         };
         if !in_progress {
             self.refuse_text(Key::StatusGameOver, &[]);
-        } else if !hotseat {
-            self.refuse_text(Key::StatusPauseHotseatOnly, &[]);
         } else if clock.is_paused() {
             clock.resume(now);
             self.status = None;
+            self.start_search_if_needed();
         } else {
             clock.pause(now);
+            self.stop_search();
             let text = self.text(Key::StatusPausedHint).to_string();
             self.say(text);
         }
@@ -141,13 +140,32 @@ impl App {
             self.refuse_text(Key::StatusLostOnTime, &[]);
             return;
         }
-        let timed = play.clock.is_some();
-        let hotseat = play.players == [Player::Human, Player::Human];
-        if timed && hotseat && play.in_progress() && !play.game.moves().is_empty() {
+        if self.both_must_agree() && !play.game.moves().is_empty() {
             self.overlay = Some(Overlay::Confirm(Question::Undo));
         } else {
             self.undo();
         }
+    }
+
+    /// Redo: replaying taken-back moves changes whose clock runs, so in a timed hotseat
+    /// game both players must agree to it as to an undo.
+    pub(super) fn redo_asking(&mut self) {
+        let Some(play) = &self.play else { return };
+        if self.both_must_agree() && !play.redo.is_empty() {
+            self.overlay = Some(Overlay::Confirm(Question::Redo));
+        } else {
+            self.redo();
+        }
+    }
+
+    /// True in a timed game in progress between two people at one keyboard, where a
+    /// takeback or replay needs both players' yes.
+    fn both_must_agree(&self) -> bool {
+        self.play.as_ref().is_some_and(|play| {
+            play.clock.is_some()
+                && play.players == [Player::Human, Player::Human]
+                && play.in_progress()
+        })
     }
 
     /// The CPU's search limits: its level's, capped by what its clock allows.

@@ -100,6 +100,8 @@ pub enum Question {
     DrawOffer(Side),
     /// Take back a move in a timed hotseat game (both players must agree).
     Undo,
+    /// Replay a taken-back move in a timed hotseat game (both players must agree).
+    Redo,
 }
 
 /// A popup over the screen; it takes the input first.
@@ -233,7 +235,7 @@ pub enum Action {
     ClickStartRow(usize),
     /// The clock tick: keeps the screen live and checks the game clocks for a flag fall.
     Tick,
-    /// Pause or resume both clocks (hotseat).
+    /// Pause or resume both clocks (against the CPU its search stops until resumed).
     Pause,
     /// The terminal was resized.
     Resize,
@@ -951,6 +953,7 @@ impl App {
                 self.after_change();
             }
             (Question::Undo, true) => self.undo(),
+            (Question::Redo, true) => self.redo(),
             (Question::DrawOffer(_), false) => {
                 self.refuse_text(Key::StatusDrawDeclined, &[]);
             }
@@ -1010,7 +1013,7 @@ impl App {
             Action::Pass => self.pass(),
             Action::Undo => self.undo_asking(),
             Action::Pause => self.toggle_pause(),
-            Action::Redo => self.redo(),
+            Action::Redo => self.redo_asking(),
             Action::Flip => {
                 if let Some(play) = &mut self.play {
                     play.flipped = !play.flipped;
@@ -1520,7 +1523,8 @@ impl App {
     fn start_search_if_needed(&mut self) {
         let id = self.next_search_id;
         let Some(play) = &mut self.play else { return };
-        if play.search.is_some() || play.review.is_some() || !play.in_progress() {
+        let paused = play.clock.as_ref().is_some_and(Clock::is_paused);
+        if play.search.is_some() || play.review.is_some() || !play.in_progress() || paused {
             return;
         }
         let side = play.game.position().side_to_move();

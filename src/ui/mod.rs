@@ -1130,6 +1130,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                     &[&side_name(language, glyphs, game, side)],
                 ),
                 Question::Undo => language.text(Key::ConfirmUndo).to_string(),
+                Question::Redo => language.text(Key::ConfirmRedo).to_string(),
                 Question::DrawOffer(side) => language.format(
                     Key::DrawOffer,
                     &[
