@@ -53,6 +53,33 @@ impl Language {
             .unwrap_or("?")
     }
 
+    /// A CPU level's number and name, such as `CPU 10 Expert` or `컴퓨터 10단계 고수`
+    /// (levels outside 1–10 are shown as the nearest one).
+    pub fn computer_level(self, level: u8) -> String {
+        let level = level.clamp(1, 10);
+        self.format(
+            Key::ComputerLevel,
+            &[&level.to_string(), self.level_name(level)],
+        )
+    }
+
+    /// A CPU level's name alone: 1 `Beginner`/`입문` … 10 `Expert`/`고수`.
+    pub fn level_name(self, level: u8) -> &'static str {
+        const NAMES: [Key; 10] = [
+            Key::Level1,
+            Key::Level2,
+            Key::Level3,
+            Key::Level4,
+            Key::Level5,
+            Key::Level6,
+            Key::Level7,
+            Key::Level8,
+            Key::Level9,
+            Key::Level10,
+        ];
+        self.text(NAMES[usize::from(level.clamp(1, 10) - 1)])
+    }
+
     /// The text of a key with each `{}` replaced by the next argument.
     pub fn format(self, key: Key, arguments: &[&str]) -> String {
         let mut result = String::new();
@@ -205,8 +232,28 @@ keys! {
     StartHints,
     /// Human player.
     Human,
-    /// CPU player with a level.
+    /// CPU player with a level: its number and its name.
     ComputerLevel,
+    /// Name of CPU level 1 (the weakest).
+    Level1,
+    /// Name of CPU level 2.
+    Level2,
+    /// Name of CPU level 3.
+    Level3,
+    /// Name of CPU level 4.
+    Level4,
+    /// Name of CPU level 5.
+    Level5,
+    /// Name of CPU level 6.
+    Level6,
+    /// Name of CPU level 7.
+    Level7,
+    /// Name of CPU level 8.
+    Level8,
+    /// Name of CPU level 9.
+    Level9,
+    /// Name of CPU level 10 (the strongest).
+    Level10,
     /// Xiangqi's name.
     GameXiangqi,
     /// Shogi's name.
@@ -628,7 +675,17 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StartButton, "Start the game"),
     (Key::StartHints, "↑↓ field  ←→ change  Enter start  L open  o settings  ? help  q quit"),
     (Key::Human, "Human"),
-    (Key::ComputerLevel, "CPU level {}"),
+    (Key::ComputerLevel, "CPU {} {}"),
+    (Key::Level1, "Beginner"),
+    (Key::Level2, "Novice"),
+    (Key::Level3, "Elementary"),
+    (Key::Level4, "Casual"),
+    (Key::Level5, "Intermediate"),
+    (Key::Level6, "Club"),
+    (Key::Level7, "Advanced"),
+    (Key::Level8, "Strong"),
+    (Key::Level9, "Very strong"),
+    (Key::Level10, "Expert"),
     (Key::GameXiangqi, "Xiangqi 象棋"),
     (Key::GameShogi, "Shogi 将棋"),
     (Key::GameJanggi, "Janggi 장기"),
@@ -735,7 +792,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyFlipEveryTurn, "hotseat: turn the board after every move (on/off)"),
     (Key::KeyNotation, "switch the move notation"),
     (Key::StatusNotation, "Move list in {}"),
-    (Key::ContinueSavedGame, "Continue saved game ({}, move {})"),
+    (Key::ContinueSavedGame, "Continue: {}, move {}"),
     (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
     (Key::StatusAutosaveFailed, "Autosave failed: {}"),
     (Key::KeySave, "save the game to a file (PGN, KIF for shogi)"),
@@ -873,7 +930,17 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StartButton, "대국 시작"),
     (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  L 기보 열기  o 설정  ? 도움말  q 종료"),
     (Key::Human, "사람"),
-    (Key::ComputerLevel, "컴퓨터 {}단계"),
+    (Key::ComputerLevel, "컴퓨터 {}단계 {}"),
+    (Key::Level1, "입문"),
+    (Key::Level2, "초보"),
+    (Key::Level3, "초급"),
+    (Key::Level4, "초중급"),
+    (Key::Level5, "중급"),
+    (Key::Level6, "중상급"),
+    (Key::Level7, "상급"),
+    (Key::Level8, "유단자"),
+    (Key::Level9, "상수"),
+    (Key::Level10, "고수"),
     (Key::GameXiangqi, "샹치 象棋"),
     (Key::GameShogi, "쇼기 将棋"),
     (Key::GameJanggi, "장기 將棋"),
@@ -980,7 +1047,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyFlipEveryTurn, "같은 자리 대국: 수마다 판 돌리기 (켜기/끄기)"),
     (Key::KeyNotation, "기보 표기 바꾸기"),
     (Key::StatusNotation, "기보 표기: {}"),
-    (Key::ContinueSavedGame, "저장된 대국 이어 두기 ({}, {}수)"),
+    (Key::ContinueSavedGame, "이어 두기: {}, {}수"),
     (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
     (Key::StatusAutosaveFailed, "자동 저장 실패: {}"),
     (Key::KeySave, "기보를 파일로 저장(PGN, 쇼기는 KIF)"),
@@ -1093,9 +1160,6 @@ mod tests {
         assert_eq!(Language::from_locale("ko_KR.UTF-8"), Language::Korean);
         assert_eq!(Language::from_locale("en_US.UTF-8"), Language::English);
         assert_eq!(Language::from_locale("C"), Language::English);
-        assert_eq!(
-            Language::Korean.format(Key::ComputerLevel, &["3"]),
-            "컴퓨터 3단계"
-        );
+        assert_eq!(Language::Korean.computer_level(3), "컴퓨터 3단계 초급");
     }
 }

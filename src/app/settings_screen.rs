@@ -118,7 +118,11 @@ impl App {
                 Some(notation) => text(notation_key(notation)),
                 None => text(Key::NotationAuto),
             },
-            SettingRow::CpuLevel => config.cpu_level.to_string(),
+            SettingRow::CpuLevel => format!(
+                "{} · {}",
+                config.cpu_level,
+                self.settings.language.level_name(config.cpu_level)
+            ),
             SettingRow::Bell if config.bell => text(Key::On),
             SettingRow::Bell => text(Key::Off),
         }

@@ -167,7 +167,7 @@ fn player_text(app: &App, player: Player) -> String {
     let language = app.settings.language;
     match player {
         Player::Human => language.text(Key::Human).to_string(),
-        Player::Computer { level } => language.format(Key::ComputerLevel, &[&level.to_string()]),
+        Player::Computer { level } => language.computer_level(level),
         Player::Engine { index } => match app.settings.engines.get(index) {
             Some(spec) => spec.name.clone(),
             None => language.format(Key::EngineNumber, &[&(index + 1).to_string()]),
