@@ -387,6 +387,8 @@ keys! {
     ReasonDoublePass,
     /// Reason.
     ReasonResignation,
+    /// Result reason: a foul recorded off the board (a record's 反則負け).
+    ReasonFoul,
     /// Reason.
     ReasonTimeout,
     /// Reason.
@@ -754,6 +756,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ReasonImpasse, "by impasse"),
     (Key::ReasonDoublePass, "by double pass"),
     (Key::ReasonResignation, "by resignation"),
+    (Key::ReasonFoul, "by a foul"),
     (Key::ReasonTimeout, "on time"),
     (Key::ReasonAgreement, "by agreement"),
     (Key::ReasonFirstCheck, "by the first check"),
@@ -1009,6 +1012,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ReasonImpasse, "입옥 점수"),
     (Key::ReasonDoublePass, "연속 한수쉼"),
     (Key::ReasonResignation, "기권"),
+    (Key::ReasonFoul, "반칙"),
     (Key::ReasonTimeout, "시간 초과"),
     (Key::ReasonAgreement, "합의"),
     (Key::ReasonFirstCheck, "첫 장군"),

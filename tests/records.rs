@@ -279,6 +279,31 @@ fn movetext_details_are_read_or_skipped_cleanly() {
     assert_eq!(engine_moves(&uci.game), ["h3e3", "h10g8", "h1g3"]);
 }
 
+/// Results off the board keep their reason through PGN (a `Termination` tag) and `.gib`.
+#[test]
+fn off_board_results_keep_their_reason() {
+    let game = random_game(Variant::Xiangqi, None, 20, 7);
+    for outcome in [
+        Outcome::win(Side::First, EndReason::Timeout),
+        Outcome::win(Side::Second, EndReason::Foul),
+        Outcome::win(Side::First, EndReason::Resignation),
+        Outcome::draw(EndReason::Agreement),
+    ] {
+        let mut record = GameRecord::new(game.clone());
+        record.game.declare(outcome);
+        record.result = Some(outcome);
+        let text = pgn::write(&record, Notation::Wxf);
+        let read = pgn::read(text.as_bytes(), "end.pgn").unwrap();
+        assert_eq!(read.result, Some(outcome), "{text}");
+    }
+    let foul = "[Game \"Chinese Chess\"]\n[Result \"0-1\"]\n[Termination \"illegal move\"]\n\n1. h3e3 0-1\n";
+    let read = pgn::read(foul.as_bytes(), "foul.pgn").unwrap();
+    assert_eq!(
+        read.result,
+        Some(Outcome::win(Side::Second, EndReason::Foul))
+    );
+}
+
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(300))]
 

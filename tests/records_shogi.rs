@@ -205,7 +205,7 @@ fn hand_written_shift_jis_kif() {
     );
     assert_eq!(
         record.result,
-        Some(Outcome::win(Side::Second, EndReason::Resignation))
+        Some(Outcome::win(Side::Second, EndReason::Foul))
     );
     assert_eq!(record.header("棋戦"), Some("手書きの棋譜"));
 }
@@ -377,6 +377,8 @@ fn kif_end_words_round_trip() {
         Outcome::draw(EndReason::Impasse),
         Outcome::win(to_move, EndReason::Impasse),
         Outcome::win(to_move, EndReason::Resignation),
+        Outcome::win(to_move, EndReason::Foul),
+        Outcome::win(to_move.opponent(), EndReason::Foul),
     ] {
         let mut record = GameRecord::new(game.clone());
         record.game.declare(outcome);
@@ -451,12 +453,15 @@ fn csa_end_words_round_trip() {
     for outcome in [
         Outcome::win(to_move.opponent(), EndReason::Resignation),
         Outcome::win(to_move.opponent(), EndReason::Timeout),
-        Outcome::win(to_move, EndReason::Resignation),
         Outcome::draw(EndReason::Repetition),
         Outcome::draw(EndReason::Impasse),
         Outcome::draw(EndReason::Agreement),
         Outcome::draw(EndReason::MoveLimit),
         Outcome::win(to_move, EndReason::Impasse),
+        Outcome::win(to_move.opponent(), EndReason::Foul),
+        Outcome::win(to_move, EndReason::Foul),
+        Outcome::win(Side::First, EndReason::Foul),
+        Outcome::win(Side::Second, EndReason::Foul),
     ] {
         let mut record = GameRecord::new(game.clone());
         record.game.declare(outcome);
@@ -464,6 +469,13 @@ fn csa_end_words_round_trip() {
         let read = csa::read(csa::write(&record).as_bytes(), "end.csa").unwrap();
         assert_eq!(read.result, Some(outcome), "{outcome}");
     }
+    // A resignation by the side not to move has no CSA word: it keeps its winner as a foul.
+    let mut record = GameRecord::new(game.clone());
+    let off_turn = Outcome::win(to_move, EndReason::Resignation);
+    record.game.declare(off_turn);
+    record.result = Some(off_turn);
+    let read = csa::read(csa::write(&record).as_bytes(), "end.csa").unwrap();
+    assert_eq!(read.result, Some(Outcome::win(to_move, EndReason::Foul)));
 }
 
 /// Hand-written CSA: several statements on a line, `P1..P9`, `P+`/`P-` with `00AL`,

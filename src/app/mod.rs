@@ -1670,6 +1670,7 @@ pub fn reason_key(reason: EndReason) -> Key {
         EndReason::Impasse => Key::ReasonImpasse,
         EndReason::DoublePass => Key::ReasonDoublePass,
         EndReason::Resignation => Key::ReasonResignation,
+        EndReason::Foul => Key::ReasonFoul,
         EndReason::Timeout => Key::ReasonTimeout,
         EndReason::Agreement => Key::ReasonAgreement,
         EndReason::FirstCheck => Key::ReasonFirstCheck,

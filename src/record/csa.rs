@@ -237,10 +237,9 @@ fn special_outcome(word: &str, game: &Game) -> Option<Option<Outcome>> {
         "%TIME_UP" => Outcome::win(to_move.opponent(), EndReason::Timeout),
         "%HIKIWAKE" => Outcome::draw(EndReason::Agreement),
         "%MAX_MOVES" => Outcome::draw(EndReason::MoveLimit),
-        // No foul among the end reasons: a foul is recorded as a win off the board.
-        "%ILLEGAL_MOVE" => Outcome::win(to_move.opponent(), EndReason::Resignation),
-        "%+ILLEGAL_ACTION" => Outcome::win(Side::Second, EndReason::Resignation),
-        "%-ILLEGAL_ACTION" => Outcome::win(Side::First, EndReason::Resignation),
+        "%ILLEGAL_MOVE" => Outcome::win(to_move.opponent(), EndReason::Foul),
+        "%+ILLEGAL_ACTION" => Outcome::win(Side::Second, EndReason::Foul),
+        "%-ILLEGAL_ACTION" => Outcome::win(Side::First, EndReason::Foul),
         "%CHUDAN" | "%FUZUMI" | "%MATTA" | "%ERROR" => return Some(None),
         _ => return None,
     }))
@@ -251,8 +250,13 @@ fn outcome_special(outcome: Outcome, to_move: Side) -> Option<&'static str> {
     Some(match outcome {
         Outcome::Win { winner, reason, .. } => match reason {
             EndReason::Resignation if winner != to_move => "%TORYO",
+            // The side not to move resigned: CSA has no word for it, and a foul by that
+            // side at least keeps the winner (it reads back as a foul).
             EndReason::Resignation if winner == Side::First => "%-ILLEGAL_ACTION",
             EndReason::Resignation => "%+ILLEGAL_ACTION",
+            EndReason::Foul if winner != to_move => "%ILLEGAL_MOVE",
+            EndReason::Foul if winner == Side::First => "%-ILLEGAL_ACTION",
+            EndReason::Foul => "%+ILLEGAL_ACTION",
             EndReason::Checkmate | EndReason::Stalemate => "%TSUMI",
             EndReason::Timeout => "%TIME_UP",
             EndReason::Impasse if winner == to_move => "%KACHI",

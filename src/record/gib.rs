@@ -60,6 +60,8 @@ fn stated_result(value: &str) -> (Option<Side>, Option<EndReason>) {
         Some(EndReason::Timeout)
     } else if value.contains("기권") {
         Some(EndReason::Resignation)
+    } else if value.contains("반칙") {
+        Some(EndReason::Foul)
     } else if value.contains("판정") {
         Some(EndReason::Material)
     } else {

@@ -474,9 +474,8 @@ pub(crate) fn end_word_outcome(word: &str, game: &Game) -> Option<Option<Outcome
             .unwrap_or(Outcome::draw(EndReason::Repetition)),
         "持将棋" => Outcome::draw(EndReason::Impasse),
         "切れ負け" | "時間切れ" => Outcome::win(to_move.opponent(), EndReason::Timeout),
-        // No foul among the end reasons: a foul is recorded as a win off the board.
-        "反則勝ち" => Outcome::win(to_move, EndReason::Resignation),
-        "反則負け" => Outcome::win(to_move.opponent(), EndReason::Resignation),
+        "反則勝ち" => Outcome::win(to_move, EndReason::Foul),
+        "反則負け" => Outcome::win(to_move.opponent(), EndReason::Foul),
         "入玉勝ち" | "宣言勝ち" | "入玉宣言" => {
             Outcome::win(to_move, EndReason::Impasse)
         }
@@ -523,10 +522,10 @@ pub(crate) fn trailer_outcome(line: &str, game: &Game) -> Option<Outcome> {
     }
     let side = named?;
     if line.contains("反則負け") {
-        return Some(Outcome::win(side.opponent(), EndReason::Resignation));
+        return Some(Outcome::win(side.opponent(), EndReason::Foul));
     }
     if line.contains("反則勝ち") {
-        return Some(Outcome::win(side, EndReason::Resignation));
+        return Some(Outcome::win(side, EndReason::Foul));
     }
     if line.contains("勝ち") {
         if line.contains("時間切れ") || line.contains("切れ負け") {
@@ -549,8 +548,11 @@ pub(crate) fn trailer_outcome(line: &str, game: &Game) -> Option<Outcome> {
 pub(crate) fn outcome_end_word(outcome: Outcome, to_move: Side) -> Option<&'static str> {
     Some(match outcome {
         Outcome::Win { winner, reason, .. } => match reason {
-            EndReason::Resignation if winner == to_move => "反則勝ち",
+            // The side not to move resigned: no end word says so; the trailer names the winner.
+            EndReason::Resignation if winner == to_move => return None,
             EndReason::Resignation => "投了",
+            EndReason::Foul if winner == to_move => "反則勝ち",
+            EndReason::Foul => "反則負け",
             EndReason::Checkmate | EndReason::Stalemate => "詰み",
             EndReason::Timeout => "切れ負け",
             EndReason::Impasse if winner == to_move => "入玉勝ち",
@@ -579,6 +581,7 @@ pub(crate) fn trailer_line(outcome: Outcome, plies: usize, handicap: bool) -> Op
             EndReason::Timeout => format!("時間切れにより{}の勝ち", name(winner)),
             EndReason::Repetition | EndReason::PerpetualCheck => "千日手".to_string(),
             EndReason::Impasse => format!("{}の入玉勝ち", name(winner)),
+            EndReason::Foul => format!("{}の反則勝ち", name(winner)),
             _ => format!("{}の勝ち", name(winner)),
         },
         Outcome::Draw { reason, .. } => match reason {

@@ -316,6 +316,11 @@ fn termination_reason(tags: &[(String, String)]) -> Option<EndReason> {
         Some(EndReason::Resignation)
     } else if value.contains("agree") {
         Some(EndReason::Agreement)
+    } else if ["infraction", "illegal", "foul"]
+        .iter()
+        .any(|word| value.contains(word))
+    {
+        Some(EndReason::Foul)
     } else {
         None
     }
@@ -531,6 +536,19 @@ pub fn write(record: &GameRecord, notation: Notation) -> String {
     }
     let outcome = record.result.or_else(|| game.outcome());
     out.push_str(&format!("[Result \"{}\"]\n", text::result_token(outcome)));
+    // A loss off the board that the result alone would read back as a resignation.
+    let has_termination = record
+        .headers
+        .iter()
+        .any(|(name, _)| name.eq_ignore_ascii_case("Termination"));
+    let termination = match outcome.map(|o| o.reason()) {
+        Some(EndReason::Timeout) => Some("time forfeit"),
+        Some(EndReason::Foul) => Some("rules infraction"),
+        _ => None,
+    };
+    if let (Some(termination), false) = (termination, has_termination) {
+        out.push_str(&format!("[Termination \"{termination}\"]\n"));
+    }
     let start_fen = game.start().fen();
     if start_fen != variant.start().fen() {
         out.push_str("[SetUp \"1\"]\n");

@@ -251,6 +251,9 @@ pub enum EndReason {
     DoublePass,
     /// A player resigned.
     Resignation,
+    /// A player broke a rule the board cannot show (a record's 反則負け, CSA's
+    /// `%ILLEGAL_MOVE`): the game is lost off the board.
+    Foul,
     /// A player ran out of time.
     Timeout,
     /// The players agreed to a draw.
@@ -277,6 +280,7 @@ impl EndReason {
             EndReason::Impasse => "impasse",
             EndReason::DoublePass => "double-pass",
             EndReason::Resignation => "resignation",
+            EndReason::Foul => "foul",
             EndReason::Timeout => "timeout",
             EndReason::Agreement => "agreement",
             EndReason::FirstCheck => "first-check",
