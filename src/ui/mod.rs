@@ -995,23 +995,9 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 ),
                 &theme,
             );
-            let gungjanggi = app
-                .play
-                .as_ref()
-                .map(|p| p.game.variant())
-                .unwrap_or(app.options.variant())
-                .is_gungjanggi();
-            let mut lines = help_lines(app, language, glyphs, game, &theme);
-            if gungjanggi {
-                // Gungjanggi's own rules replace janggi's scoring paragraph.
-                lines.pop();
-                lines.push(Line::from(format!(
-                    "  {}",
-                    language.text(Key::RulesGungjanggi)
-                )));
-            }
-            // Never scroll past the end: count the wrapped rows the text takes.
             let inner_width = rect.width.saturating_sub(2).max(1) as usize;
+            let lines = help_lines(app, language, glyphs, game, &theme, inner_width);
+            // Never scroll past the end: count the wrapped rows the text takes.
             let inner_height = rect.height.saturating_sub(2) as usize;
             let rows: usize = lines
                 .iter()
@@ -1250,12 +1236,46 @@ fn help_pieces(game: GameKind) -> Vec<(Vec<PieceKind>, Key)> {
     }
 }
 
+/// Word-wraps `text` to `width` columns: the first line after `first` columns the
+/// caller has already used, the following ones indented by `indent` spaces (a hanging
+/// indent, so a long description stays in its column). A word longer than a line is cut
+/// between characters; CJK text without spaces is cut the same way.
+fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    let mut used = first;
+    let mut has_content = false;
+    for word in text.split(' ').filter(|word| !word.is_empty()) {
+        if has_content {
+            if used + 1 + word.width() <= width {
+                lines.last_mut().expect("a line").push(' ');
+                used += 1;
+            } else {
+                lines.push(" ".repeat(indent));
+                used = indent;
+                has_content = false;
+            }
+        }
+        for character in word.chars() {
+            let character_width = unicode_width::UnicodeWidthChar::width(character).unwrap_or(0);
+            if has_content && used + character_width > width {
+                lines.push(" ".repeat(indent));
+                used = indent;
+            }
+            lines.last_mut().expect("a line").push(character);
+            used += character_width;
+            has_content = true;
+        }
+    }
+    lines
+}
+
 fn help_lines(
     app: &App,
     language: Language,
     glyphs: GlyphSet,
     game: GameKind,
     theme: &Theme,
+    width: usize,
 ) -> Vec<Line<'static>> {
     let heading = theme.heading;
     let mut lines = vec![Line::styled(language.text(Key::HelpKeys), heading)];
@@ -1265,16 +1285,18 @@ fn help_lines(
         } else {
             crate::app::keymap::help_keys(&app.keymap, &app.config.keys, (keys, key))
         };
+        let label = format!(
+            "  {keys}{}",
+            " ".repeat(12usize.saturating_sub(keys.width()))
+        );
+        let column = label.width();
+        // Long descriptions continue under themselves, not under the keys.
+        let mut description = hanging_lines(language.text(key), column, 14, width).into_iter();
         lines.push(Line::from(vec![
-            Span::styled(
-                format!(
-                    "  {keys}{}",
-                    " ".repeat(12usize.saturating_sub(keys.width()))
-                ),
-                theme.popup.add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(language.text(key)),
+            Span::styled(label, theme.popup.add_modifier(Modifier::BOLD)),
+            Span::raw(description.next().unwrap_or_default()),
         ]));
+        lines.extend(description.map(Line::from));
     }
     lines.push(Line::from(""));
     lines.push(Line::styled(language.text(Key::HelpPieces), heading));
@@ -1291,18 +1313,45 @@ fn help_lines(
             }
             spans.push(Span::raw(" "));
         }
-        spans.push(Span::raw(format!(" {}", language.text(key))));
+        spans.push(Span::raw(" "));
+        let column = Line::from(spans.clone()).width();
+        let mut description = hanging_lines(language.text(key), column, column, width).into_iter();
+        spans.push(Span::raw(description.next().unwrap_or_default()));
         lines.push(Line::from(spans));
+        lines.extend(description.map(Line::from));
     }
     lines.push(Line::from(""));
     lines.push(Line::styled(language.text(Key::HelpRules), heading));
+    let gungjanggi = app
+        .play
+        .as_ref()
+        .map(|p| p.game.variant())
+        .unwrap_or(app.options.variant())
+        .is_gungjanggi();
     let rules = match game {
         GameKind::Xiangqi => Key::RulesXiangqi,
         GameKind::Shogi => Key::RulesShogi,
+        // Gungjanggi's own rules replace janggi's scoring paragraph.
+        GameKind::Janggi if gungjanggi => Key::RulesGungjanggi,
         GameKind::Janggi => Key::RulesJanggi,
     };
-    lines.push(Line::from(format!("  {}", language.text(rules))));
+    lines.extend(paragraph_lines(language.text(rules), width));
     lines
+}
+
+/// A help paragraph, indented by two columns on every line.
+fn paragraph_lines(text: &str, width: usize) -> Vec<Line<'static>> {
+    hanging_lines(text, 2, 2, width)
+        .into_iter()
+        .enumerate()
+        .map(|(index, line)| {
+            Line::from(if index == 0 {
+                format!("  {line}")
+            } else {
+                line
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]

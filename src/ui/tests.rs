@@ -315,3 +315,26 @@ fn settings_leave_the_board_in_view() {
     start.update(crate::app::Action::Settings);
     insta::assert_snapshot!("settings_start_120x40", snapshot(&start, 120, 40));
 }
+
+#[test]
+fn help_descriptions_wrap_under_their_own_column() {
+    use unicode_width::UnicodeWidthStr;
+    let text = "open a record: your saved and finished games, or any PGN/KIF/CSA/.gib file";
+    let lines = super::hanging_lines(text, 14, 14, 40);
+    assert!(lines.len() > 1, "{lines:?}");
+    assert!(lines[0].width() + 14 <= 40, "{lines:?}");
+    for line in &lines[1..] {
+        assert!(line.width() <= 40, "{lines:?}");
+        assert!(line.starts_with(&" ".repeat(14)), "{lines:?}");
+        assert!(!line[14..].starts_with(' '), "{lines:?}");
+    }
+    let words: Vec<&str> = lines.iter().flat_map(|l| l.split_whitespace()).collect();
+    assert_eq!(words.join(" "), text);
+    // CJK without spaces is cut between characters, each line inside the width.
+    let chinese = "將帥不能在同一直線上直接對面否則先走者勝";
+    let lines = super::hanging_lines(chinese, 2, 2, 20);
+    assert!(lines.iter().all(|l| l.width() <= 20), "{lines:?}");
+    assert_eq!(lines[0].width(), 18, "{lines:?}");
+    let rejoined: String = lines.iter().map(|l| l.trim_start()).collect();
+    assert_eq!(rejoined, chinese);
+}
