@@ -652,7 +652,47 @@ mod tests {
             .starts_with("mine.toml: line 1, column 15: key \"grid.fg\": expected a colour"));
         assert!(warnings[1].contains("key \"board.modifiers\": expected bold"));
         assert!(warnings[2].contains("unknown key \"sparkle\""));
+        // The same problems in Korean keep the file, place and key.
+        let korean: Vec<String> = problems
+            .iter()
+            .map(|problem| problem.text(crate::i18n::Language::Korean))
+            .collect();
+        assert!(
+            korean[0].starts_with("mine.toml: 1행 15열: 키 \"grid.fg\": 색 값("),
+            "{korean:?}"
+        );
+        assert!(korean[1].contains("중 하나가 필요한데 적힌 값은 \"blink\"입니다"));
+        assert_eq!(
+            korean[2],
+            "mine.toml: 3행 1열: 알 수 없는 키 \"sparkle\" (무시함)"
+        );
         assert_eq!(spec.roles[1], ThemeSpec::built_in("wood").unwrap().roles[1]);
+    }
+
+    #[test]
+    fn an_unusable_theme_is_reported_in_either_language() {
+        let (spec, problems) = load_configured("paper", None);
+        assert_eq!(spec, None);
+        assert_eq!(
+            problems[0].to_string(),
+            "--theme: unknown theme \"paper\"; using wood"
+        );
+        assert_eq!(
+            problems[0].text(crate::i18n::Language::Korean),
+            "--theme: 알 수 없는 테마 \"paper\" (wood 테마를 씁니다)"
+        );
+        let missing = format!("/nonexistent-{}/paper.toml", std::process::id());
+        let (_, problems) = load_configured(&missing, None);
+        let english = problems[0].to_string();
+        assert!(
+            english.starts_with(&format!("{missing}: cannot read: ")),
+            "{english}"
+        );
+        assert!(english.ends_with("; using wood"), "{english}");
+        let (_, problems) = ThemeSpec::parse("bad.toml", "board = {\n");
+        assert!(problems[0]
+            .text(crate::i18n::Language::Korean)
+            .starts_with("bad.toml: 1행 10열: TOML 문법 오류: "));
     }
 
     #[test]

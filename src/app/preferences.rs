@@ -171,6 +171,24 @@ mod tests {
     }
 
     #[test]
+    fn a_korean_config_shows_its_problems_in_korean() {
+        let file = crate::config::FileText {
+            name: "config.toml",
+            text: "language = \"ko\"\n[cpu]\nlevel = 12\ncolour = 1\n",
+        };
+        let loaded = crate::config::merge(Some(file), &Default::default(), &[]).unwrap();
+        let app = App::from_config(loaded.config, None, &loaded.warnings);
+        assert_eq!(app.settings.language, crate::i18n::Language::Korean);
+        let status = app.status.expect("the problems are shown");
+        assert!(status.error);
+        assert_eq!(
+            status.text,
+            "config.toml: 3행 9열: 키 \"cpu.level\": 1부터 10까지의 정수가 필요한데 적힌 값은 12입니다 \
+             (외 1개: qipan config check)"
+        );
+    }
+
+    #[test]
     fn the_help_shows_the_users_keys() {
         use crate::app::keymap::{help_keys, KEY_HELP};
         use crate::i18n::Key;

@@ -294,3 +294,179 @@ impl fmt::Display for Problem {
         formatter.write_str(&self.text(Language::English))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn has_hangul(text: &str) -> bool {
+        text.chars().any(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c))
+    }
+
+    fn at(line: u32, column: u32) -> Location {
+        Location {
+            file: "qipan.toml".to_string(),
+            line_column: Some((line, column)),
+        }
+    }
+
+    /// Every kind of problem, each with a key (or name) that the text must keep.
+    fn every_kind() -> Vec<(Problem, &'static str)> {
+        let expected = [
+            Expected::OneOf(vec!["auto".to_string(), "en".to_string()]),
+            Expected::OneOfOrThemePath(vec!["wood".to_string(), "mine".to_string()]),
+            Expected::Text,
+            Expected::TrueOrFalse,
+            Expected::Table,
+            Expected::WholeNumber { from: 1, to: 10 },
+            Expected::Colour,
+            Expected::ListOfStrings,
+            Expected::KeyNames,
+            Expected::TimeControl,
+            Expected::EngineTables,
+            Expected::AnyValue,
+            Expected::OptionsTable,
+            Expected::RoleTable,
+            Expected::Modifier,
+            Expected::ModifierList,
+        ];
+        let mut problems: Vec<(Problem, &'static str)> = expected
+            .into_iter()
+            .map(|expected| {
+                let kind = ProblemKind::Expected {
+                    key: "cpu.level".to_string(),
+                    expected,
+                    found: Found::text("열"),
+                };
+                (Problem { at: at(3, 5), kind }, "cpu.level")
+            })
+            .collect();
+        for found in [Found::Value("12".to_string()), Found::Table, Found::Nothing] {
+            let kind = ProblemKind::Expected {
+                key: "bell".to_string(),
+                expected: Expected::TrueOrFalse,
+                found,
+            };
+            problems.push((Problem { at: at(3, 5), kind }, "bell"));
+        }
+        let kinds = [
+            (
+                ProblemKind::UnknownKey {
+                    key: "colour".to_string(),
+                },
+                "colour",
+            ),
+            (
+                ProblemKind::InvalidToml {
+                    message: "expected `=`".to_string(),
+                    fallback: Fallback::EveryDefault,
+                },
+                "expected `=`",
+            ),
+            (
+                ProblemKind::InvalidToml {
+                    message: "expected `=`".to_string(),
+                    fallback: Fallback::WoodTheme,
+                },
+                "expected `=`",
+            ),
+            (
+                ProblemKind::EngineNeeds {
+                    key: "command".to_string(),
+                },
+                "command",
+            ),
+            (
+                ProblemKind::Unreadable {
+                    error: "permission denied".to_string(),
+                    fallback: Fallback::EveryDefault,
+                },
+                "permission denied",
+            ),
+            (
+                ProblemKind::UnknownTheme {
+                    name: "paper".to_string(),
+                },
+                "paper",
+            ),
+            (
+                ProblemKind::UnknownRoleField {
+                    key: "grid.fgg".to_string(),
+                },
+                "grid.fgg",
+            ),
+        ];
+        for (kind, name) in kinds {
+            problems.push((Problem { at: at(3, 5), kind }, name));
+        }
+        problems
+    }
+
+    #[test]
+    fn every_kind_reads_as_korean_and_keeps_the_place_and_key() {
+        for (problem, name) in every_kind() {
+            let korean = problem.text(Language::Korean);
+            assert!(has_hangul(&korean), "{korean}");
+            assert!(korean.starts_with("qipan.toml: 3행 5열: "), "{korean}");
+            assert!(korean.contains(name), "{korean} lacks {name}");
+            // Only the player's own words and the parser's or system's stay English.
+            let frame = korean.replace(name, "");
+            for word in [
+                "expected", "found", "key ", "unknown", "ignored", "using", "needs",
+            ] {
+                assert!(!frame.contains(word), "{korean} has the English {word:?}");
+            }
+            let english = problem.text(Language::English);
+            assert!(!has_hangul(&english.replace("\"열\"", "")), "{english}");
+            assert!(english.starts_with("qipan.toml: line 3, column 5: "));
+            assert!(english.contains(name), "{english} lacks {name}");
+            assert_eq!(problem.to_string(), english);
+            assert_ne!(korean, english);
+        }
+    }
+
+    #[test]
+    fn what_was_expected_and_found_are_said_in_the_language() {
+        let problem = Problem {
+            at: at(3, 5),
+            kind: ProblemKind::Expected {
+                key: "cpu.level".to_string(),
+                expected: Expected::WholeNumber { from: 1, to: 10 },
+                found: Found::text("열"),
+            },
+        };
+        assert_eq!(
+            problem.text(Language::Korean),
+            "qipan.toml: 3행 5열: 키 \"cpu.level\": 1부터 10까지의 정수가 필요한데 적힌 값은 \"열\"입니다"
+        );
+        assert_eq!(
+            problem.to_string(),
+            "qipan.toml: line 3, column 5: key \"cpu.level\": expected a whole number from 1 to 10, found \"열\""
+        );
+        let table = Problem {
+            at: Location::file("t.toml"),
+            kind: ProblemKind::Expected {
+                key: "xiangqi".to_string(),
+                expected: Expected::Table,
+                found: Found::Value("3".to_string()),
+            },
+        };
+        assert_eq!(
+            table.text(Language::Korean),
+            "t.toml: 키 \"xiangqi\": 테이블이 필요한데 적힌 값은 3입니다"
+        );
+    }
+
+    #[test]
+    fn a_problem_is_one_line_even_when_its_key_is_not() {
+        let problem = Problem {
+            at: Location::file("config.toml"),
+            kind: ProblemKind::UnknownKey {
+                key: "odd\nkey\r".to_string(),
+            },
+        };
+        for language in Language::ALL {
+            assert!(!problem.text(language).contains(['\n', '\r']));
+        }
+    }
+}
