@@ -26,7 +26,7 @@ impl Location {
     }
 
     /// The place of a byte offset in `text`, or the whole file without an offset.
-    pub fn at(file: &str, text: &str, offset: Option<usize>) -> Location {
+    pub(crate) fn at(file: &str, text: &str, offset: Option<usize>) -> Location {
         Location {
             file: file.to_string(),
             line_column: offset.map(|offset| small(super::line_column(text, offset))),
@@ -136,7 +136,7 @@ pub enum Found {
 
 impl Found {
     /// What a TOML item holds, as a problem shows it.
-    pub fn of(item: &Item) -> Found {
+    pub(crate) fn of(item: &Item) -> Found {
         match item {
             Item::Value(Value::String(text)) => Found::text(text.value()),
             Item::Value(value) => Found::Value(value.to_string().trim().to_string()),
@@ -146,7 +146,7 @@ impl Found {
     }
 
     /// A string found, shown in double quotes.
-    pub fn text(text: &str) -> Found {
+    pub(crate) fn text(text: &str) -> Found {
         Found::Value(format!("\"{text}\""))
     }
 
