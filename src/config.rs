@@ -18,6 +18,9 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 use toml_edit::{Item, Table, Value};
 
+mod problem;
+pub use problem::{Expected, Fallback, Found, Location, Problem, ProblemKind};
+
 /// The example configuration, every option at its default (also `qipan config example`).
 pub const EXAMPLE: &str = include_str!("../config.example.toml");
 
@@ -190,20 +193,22 @@ pub struct FileText<'a> {
     pub text: &'a str,
 }
 
-/// The merged settings and every problem found on the way (one line each).
+/// The merged settings and every problem found on the way.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loaded {
     /// The settings.
     pub config: Config,
-    /// Problems in the file: bad values (that key uses its default), unknown keys.
-    pub warnings: Vec<String>,
+    /// Problems in the file, in file order: bad values (that key uses its default),
+    /// unknown keys; shown in the configured language with [`Problem::text`].
+    pub warnings: Vec<Problem>,
 }
 
 /// Defaults < file < command-line flags, in this one place.
 ///
 /// `user_themes` names the theme files found in the config folder, so `theme = "mine"`
 /// is accepted when `themes/mine.toml` exists. A bad flag is an error (the user typed it
-/// just now); a bad file value is a warning and that key keeps its default.
+/// just now, in the file's language, else the environment's); a bad file value is a
+/// warning and that key keeps its default.
 pub fn merge(
     file: Option<FileText>,
     flags: &Flags,
@@ -221,31 +226,26 @@ pub fn merge(
         match toml_edit::Document::parse(file.text) {
             Ok(document) => reader.read(document.as_table(), &mut config),
             Err(error) => {
-                let (line, column) = error
-                    .span()
-                    .map(|span| line_column(file.text, span.start))
-                    .unwrap_or((1, 1));
-                let message = error.message().lines().next().unwrap_or("").to_string();
                 reader.warnings.push((
                     0,
-                    format!(
-                        "{}: line {line}, column {column}: invalid TOML: {message}; using every default",
-                        file.name
-                    ),
+                    invalid_toml(file.name, file.text, &error, Fallback::EveryDefault),
                 ));
             }
         }
         reader.warnings.sort_by_key(|(offset, _)| *offset);
-        // One line per problem, even when a value or a quoted key spans lines.
         warnings = reader
             .warnings
             .into_iter()
-            .map(|(_, text)| text.replace(['\n', '\r'], " "))
+            .map(|(_, problem)| problem)
             .collect();
     }
     if let Some(name) = &flags.language {
-        config.language = parse_language(name)
-            .ok_or_else(|| format!("unknown language '{name}': use en or ko"))?;
+        config.language = parse_language(name).ok_or_else(|| {
+            config
+                .language
+                .resolve()
+                .format(crate::i18n::Key::ConfigUnknownLanguage, &[name])
+        })?;
     }
     if flags.ascii {
         config.latin_glyphs = true;
@@ -258,6 +258,30 @@ pub fn merge(
         config.theme = theme.clone();
     }
     Ok(Loaded { config, warnings })
+}
+
+/// The problem for a file that does not parse as TOML: the parser's first line, at
+/// the place it names (line 1, column 1 when it names none).
+pub(crate) fn invalid_toml(
+    file: &str,
+    text: &str,
+    error: &toml_edit::TomlError,
+    fallback: Fallback,
+) -> Problem {
+    let (line, column) = error
+        .span()
+        .map(|span| line_column(text, span.start))
+        .unwrap_or((1, 1));
+    Problem {
+        at: Location {
+            file: file.to_string(),
+            line_column: Some(problem::small((line, column))),
+        },
+        kind: ProblemKind::InvalidToml {
+            message: error.message().lines().next().unwrap_or("").to_string(),
+            fallback,
+        },
+    }
 }
 
 /// The 1-based line and column (in characters) of a byte offset.
@@ -321,34 +345,19 @@ struct Reader<'a> {
     file: &'a str,
     text: &'a str,
     /// Problems with the byte offset they were found at, to report them in file order.
-    warnings: Vec<(usize, String)>,
+    warnings: Vec<(usize, Problem)>,
     user_themes: &'a [String],
 }
 
 impl Reader<'_> {
-    fn position(&self, span: Option<Range<usize>>) -> String {
-        match span {
-            Some(span) => {
-                let (line, column) = line_column(self.text, span.start);
-                format!("{}: line {line}, column {column}", self.file)
-            }
-            None => self.file.to_string(),
-        }
+    fn position(&self, span: Option<Range<usize>>) -> Location {
+        Location::at(self.file, self.text, span.map(|span| span.start))
     }
 
-    fn problem(&mut self, item: &Item, key: &str, expected: &str) {
-        let found = match item {
-            Item::Value(Value::String(text)) => format!("\"{}\"", text.value()),
-            Item::Value(value) => value.to_string().trim().to_string(),
-            Item::Table(_) | Item::ArrayOfTables(_) => "a table".to_string(),
-            Item::None => "nothing".to_string(),
-        };
-        let at = self.position(item.span());
+    fn problem(&mut self, item: &Item, key: &str, expected: Expected) {
         let offset = item.span().map_or(0, |span| span.start);
-        self.warnings.push((
-            offset,
-            format!("{at}: key \"{key}\": expected {expected}, found {found}"),
-        ));
+        let problem = Problem::expected(self.file, self.text, item, key, expected);
+        self.warnings.push((offset, problem));
     }
 
     fn unknown(&mut self, table: &Table, prefix: &str, known: &[&str]) {
@@ -360,10 +369,10 @@ impl Reader<'_> {
                     .or_else(|| item.span());
                 let at = self.position(span.clone());
                 let offset = span.map_or(0, |span| span.start);
-                self.warnings.push((
-                    offset,
-                    format!("{at}: unknown key \"{prefix}{key}\" (ignored)"),
-                ));
+                let kind = ProblemKind::UnknownKey {
+                    key: format!("{prefix}{key}"),
+                };
+                self.warnings.push((offset, Problem { at, kind }));
             }
         }
     }
@@ -377,8 +386,8 @@ impl Reader<'_> {
                 .map(|(_, value)| *value)
         });
         if found.is_none() {
-            let list: Vec<&str> = names.iter().map(|(name, _)| *name).collect();
-            self.problem(item, key, &format!("one of {}", list.join(", ")));
+            let list = names.iter().map(|(name, _)| name.to_string()).collect();
+            self.problem(item, key, Expected::OneOf(list));
         }
         found
     }
@@ -386,7 +395,7 @@ impl Reader<'_> {
     fn string(&mut self, item: &Item, key: &str) -> Option<String> {
         let text = item.as_str().map(str::to_string);
         if text.is_none() {
-            self.problem(item, key, "a string");
+            self.problem(item, key, Expected::Text);
         }
         text
     }
@@ -394,7 +403,7 @@ impl Reader<'_> {
     fn boolean(&mut self, item: &Item, key: &str) -> Option<bool> {
         let value = item.as_bool();
         if value.is_none() {
-            self.problem(item, key, "true or false");
+            self.problem(item, key, Expected::TrueOrFalse);
         }
         value
     }
@@ -412,7 +421,7 @@ impl Reader<'_> {
             _ => None,
         };
         if table.is_none() {
-            self.problem(item, key, "a table");
+            self.problem(item, key, Expected::Table);
         }
         table
     }
@@ -505,11 +514,7 @@ impl Reader<'_> {
                     if let Some(text) = self.string(item, &key) {
                         match text.parse() {
                             Ok(control) => *slot = control,
-                            Err(_) => self.problem(
-                                item,
-                                &key,
-                                "a time control: none, 10m, 5m+3s or 10m 3x30s",
-                            ),
+                            Err(_) => self.problem(item, &key, Expected::TimeControl),
                         }
                     }
                 }
@@ -550,7 +555,7 @@ impl Reader<'_> {
                 }
                 // `engines = []` says "none" plainly enough.
                 None if item.as_array().is_some_and(|array| array.is_empty()) => {}
-                None => self.problem(item, "engines", "[[engines]] tables"),
+                None => self.problem(item, "engines", Expected::EngineTables),
             }
         }
     }
@@ -564,10 +569,9 @@ impl Reader<'_> {
         if is_path || known {
             config.theme = name;
         } else {
-            let mut names: Vec<&str> = THEME_NAMES.to_vec();
-            names.extend(self.user_themes.iter().map(String::as_str));
-            let expected = format!("one of {} or a theme file path", names.join(", "));
-            self.problem(item, "theme", &expected);
+            let mut names: Vec<String> = THEME_NAMES.map(str::to_string).to_vec();
+            names.extend(self.user_themes.iter().cloned());
+            self.problem(item, "theme", Expected::OneOfOrThemePath(names));
         }
     }
 
@@ -640,7 +644,7 @@ impl Reader<'_> {
         if let Some(item) = table.get("level") {
             match item.as_integer().filter(|level| (1..=10).contains(level)) {
                 Some(level) => config.cpu_level = level as u8,
-                None => self.problem(item, "cpu.level", "a whole number from 1 to 10"),
+                None => self.problem(item, "cpu.level", Expected::WholeNumber { from: 1, to: 10 }),
             }
         }
         if let Some(item) = table.get("side") {
@@ -669,15 +673,14 @@ impl Reader<'_> {
                 Some(array) => array.iter().map(|value| value.as_str()).collect(),
                 None => item.as_str().map(|text| vec![text]),
             };
-            let expected = "a list of key names such as [\"u\", \"Ctrl-z\", \"F2\"]";
             let Some(texts) = texts else {
-                self.problem(item, &key, expected);
+                self.problem(item, &key, Expected::KeyNames);
                 continue;
             };
             let parsed: Option<Vec<(KeyCode, bool)>> = texts.iter().map(|t| parse_key(t)).collect();
             match parsed {
                 Some(keys) => config.keys.push((action, keys)),
-                None => self.problem(item, &key, expected),
+                None => self.problem(item, &key, Expected::KeyNames),
             }
         }
     }
@@ -691,10 +694,10 @@ impl Reader<'_> {
         let missing = |reader: &mut Self, key: &str| {
             let at = reader.position(table.span());
             let offset = table.span().map_or(0, |span| span.start);
-            reader.warnings.push((
-                offset,
-                format!("{at}: [[engines]] needs \"{key}\"; engine ignored"),
-            ));
+            let kind = ProblemKind::EngineNeeds {
+                key: key.to_string(),
+            };
+            reader.warnings.push((offset, Problem { at, kind }));
         };
         let Some(name_item) = table.get("name") else {
             missing(self, "name");
@@ -716,7 +719,7 @@ impl Reader<'_> {
             });
             match list {
                 Some(list) => args = list,
-                None => self.problem(item, "engines.args", "a list of strings"),
+                None => self.problem(item, "engines.args", Expected::ListOfStrings),
             }
         }
         let mut protocol = EngineProtocol::Uci;
@@ -733,14 +736,15 @@ impl Reader<'_> {
                             Some(Value::String(text)) => text.value().clone(),
                             Some(other) => other.to_string().trim().to_string(),
                             None => {
-                                self.problem(value, &format!("engines.options.{key}"), "a value");
+                                let key = format!("engines.options.{key}");
+                                self.problem(value, &key, Expected::AnyValue);
                                 continue;
                             }
                         };
                         options.push((key.to_string(), text));
                     }
                 }
-                None => self.problem(item, "engines.options", "a table of name = value"),
+                None => self.problem(item, "engines.options", Expected::OptionsTable),
             }
         }
         Some(EngineConfig {
@@ -805,10 +809,13 @@ pub fn load(path: Option<&Path>, flags: &Flags) -> Result<Loaded, String> {
         }
         Err(error) => {
             let mut loaded = merge(None, flags, &[])?;
-            loaded.warnings.push(format!(
-                "{}: cannot read: {error}; using every default",
-                path.display()
-            ));
+            loaded.warnings.push(Problem {
+                at: Location::file(&path.display().to_string()),
+                kind: ProblemKind::Unreadable {
+                    error: error.to_string(),
+                    fallback: Fallback::EveryDefault,
+                },
+            });
             return Ok(loaded);
         }
     };

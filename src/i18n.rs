@@ -166,6 +166,72 @@ keys! {
     ConfigMoreProblems,
     /// Settings save error: there is no config folder.
     NoConfigFolder,
+    /// A config or theme problem's place: file, line, column.
+    ProblemLineColumn,
+    /// Config problem: place, key, what the key needs, what it holds.
+    ProblemExpected,
+    /// Config problem: place, a key nobody reads.
+    ProblemUnknownKey,
+    /// Config problem: place, the TOML parser's message (as it is), what is used instead.
+    ProblemInvalidToml,
+    /// Config problem: place, the field an `[[engines]]` table lacks.
+    ProblemEngineNeeds,
+    /// Config problem: the file, the system's error, what is used instead.
+    ProblemUnreadable,
+    /// Theme problem: where the name came from, a theme name that is nowhere.
+    ProblemUnknownTheme,
+    /// Theme problem: place, a field a role does not have.
+    ProblemUnknownRoleField,
+    /// What replaces an unusable config: every default.
+    FallbackEveryDefault,
+    /// What replaces an unusable theme: wood.
+    FallbackWood,
+    /// What a bad key holds: a table.
+    FoundTable,
+    /// What a bad key holds: nothing.
+    FoundNothing,
+    /// What a key needs: one of a list (Korean ends with its subject particle).
+    ExpectedOneOf,
+    /// What a key needs: a theme name from the list or a theme file path.
+    ExpectedOneOfOrThemePath,
+    /// What a key needs: a string.
+    ExpectedString,
+    /// What a key needs: true or false.
+    ExpectedTrueOrFalse,
+    /// What a key needs: a table.
+    ExpectedTable,
+    /// What a key needs: a whole number from A to B.
+    ExpectedWholeNumber,
+    /// What a key needs: a colour.
+    ExpectedColour,
+    /// What a key needs: a list of strings.
+    ExpectedStringList,
+    /// What a key needs: a list of key names.
+    ExpectedKeyNames,
+    /// What a key needs: a time control.
+    ExpectedTimeControl,
+    /// What a key needs: `[[engines]]` tables.
+    ExpectedEngineTables,
+    /// What a key needs: any value.
+    ExpectedValue,
+    /// What a key needs: a table of engine options.
+    ExpectedOptionsTable,
+    /// What a key needs: a theme role's table.
+    ExpectedRoleTable,
+    /// What a key needs: a text modifier's name.
+    ExpectedModifier,
+    /// What a key needs: a list of modifiers.
+    ExpectedModifierList,
+    /// `qipan config check`: the file (or the defaults) has no problem.
+    ConfigCheckOk,
+    /// `qipan config check`: the name of the settings used when there is no file.
+    ConfigCheckDefaults,
+    /// `qipan config check`: how many problems were found.
+    ConfigCheckProblems,
+    /// `qipan config path`: the file does not exist.
+    ConfigPathMissing,
+    /// Error: `--lang` names no language we have.
+    ConfigUnknownLanguage,
     /// Theme name: wood.
     ThemeWood,
     /// Theme name: dark.
@@ -644,6 +710,39 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::MouseLabel, "mouse"),
     (Key::ConfigMoreProblems, "{} (and {} more: qipan config check)"),
     (Key::NoConfigFolder, "no config folder (set HOME or XDG_CONFIG_HOME, or use --config)"),
+    (Key::ProblemLineColumn, "{}: line {}, column {}"),
+    (Key::ProblemExpected, "{}: key \"{}\": expected {}, found {}"),
+    (Key::ProblemUnknownKey, "{}: unknown key \"{}\" (ignored)"),
+    (Key::ProblemInvalidToml, "{}: invalid TOML: {}; {}"),
+    (Key::ProblemEngineNeeds, "{}: [[engines]] needs \"{}\"; engine ignored"),
+    (Key::ProblemUnreadable, "{}: cannot read: {}; {}"),
+    (Key::ProblemUnknownTheme, "{}: unknown theme \"{}\"; using wood"),
+    (Key::ProblemUnknownRoleField, "{}: key \"{}\": expected fg, bg or modifiers"),
+    (Key::FallbackEveryDefault, "using every default"),
+    (Key::FallbackWood, "using wood"),
+    (Key::FoundTable, "a table"),
+    (Key::FoundNothing, "nothing"),
+    (Key::ExpectedOneOf, "one of {}"),
+    (Key::ExpectedOneOfOrThemePath, "one of {} or a theme file path"),
+    (Key::ExpectedString, "a string"),
+    (Key::ExpectedTrueOrFalse, "true or false"),
+    (Key::ExpectedTable, "a table"),
+    (Key::ExpectedWholeNumber, "a whole number from {} to {}"),
+    (Key::ExpectedColour, "a colour: \"#rrggbb\", a name such as \"red\" or \"darkgray\", or 0-255"),
+    (Key::ExpectedStringList, "a list of strings"),
+    (Key::ExpectedKeyNames, "a list of key names such as [\"u\", \"Ctrl-z\", \"F2\"]"),
+    (Key::ExpectedTimeControl, "a time control: none, 10m, 5m+3s or 10m 3x30s"),
+    (Key::ExpectedEngineTables, "[[engines]] tables"),
+    (Key::ExpectedValue, "a value"),
+    (Key::ExpectedOptionsTable, "a table of name = value"),
+    (Key::ExpectedRoleTable, "a table such as { fg = \"#c81e1e\", modifiers = [\"bold\"] }"),
+    (Key::ExpectedModifier, "bold, dim, italic, underlined, reversed or crossed_out"),
+    (Key::ExpectedModifierList, "a list such as [\"bold\"]"),
+    (Key::ConfigCheckOk, "{}: ok"),
+    (Key::ConfigCheckDefaults, "defaults"),
+    (Key::ConfigCheckProblems, "{} problem(s) in the configuration"),
+    (Key::ConfigPathMissing, "(not there: defaults are used)"),
+    (Key::ConfigUnknownLanguage, "unknown language '{}': use en or ko"),
     (Key::ThemeWood, "wood"),
     (Key::ThemeDark, "dark"),
     (Key::ThemeContrast, "high contrast"),
@@ -900,6 +999,39 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::MouseLabel, "마우스"),
     (Key::ConfigMoreProblems, "{} (외 {}개: qipan config check)"),
     (Key::NoConfigFolder, "설정 폴더가 없습니다 (HOME이나 XDG_CONFIG_HOME을 정하거나 --config를 쓰세요)"),
+    (Key::ProblemLineColumn, "{}: {}행 {}열"),
+    (Key::ProblemExpected, "{}: 키 \"{}\": {} 필요한데 적힌 값은 {}입니다"),
+    (Key::ProblemUnknownKey, "{}: 알 수 없는 키 \"{}\" (무시함)"),
+    (Key::ProblemInvalidToml, "{}: TOML 문법 오류: {} ({})"),
+    (Key::ProblemEngineNeeds, "{}: [[engines]]에 \"{}\" 항목이 없어 이 엔진은 무시합니다"),
+    (Key::ProblemUnreadable, "{}: 읽을 수 없습니다: {} ({})"),
+    (Key::ProblemUnknownTheme, "{}: 알 수 없는 테마 \"{}\" (wood 테마를 씁니다)"),
+    (Key::ProblemUnknownRoleField, "{}: 키 \"{}\": 역할에는 fg, bg, modifiers만 쓸 수 있습니다"),
+    (Key::FallbackEveryDefault, "모든 설정을 기본값으로 씁니다"),
+    (Key::FallbackWood, "wood 테마를 씁니다"),
+    (Key::FoundTable, "테이블"),
+    (Key::FoundNothing, "빈 값"),
+    (Key::ExpectedOneOf, "{} 중 하나가"),
+    (Key::ExpectedOneOfOrThemePath, "{} 중 하나나 테마 파일 경로가"),
+    (Key::ExpectedString, "문자열이"),
+    (Key::ExpectedTrueOrFalse, "true나 false가"),
+    (Key::ExpectedTable, "테이블이"),
+    (Key::ExpectedWholeNumber, "{}부터 {}까지의 정수가"),
+    (Key::ExpectedColour, "색 값(\"#rrggbb\", \"red\"·\"darkgray\" 같은 이름, 또는 0-255)이"),
+    (Key::ExpectedStringList, "문자열 목록이"),
+    (Key::ExpectedKeyNames, "[\"u\", \"Ctrl-z\", \"F2\"] 같은 키 이름 목록이"),
+    (Key::ExpectedTimeControl, "제한 시간(none, 10m, 5m+3s, 10m 3x30s 같은 형식)이"),
+    (Key::ExpectedEngineTables, "[[engines]] 테이블이"),
+    (Key::ExpectedValue, "값이"),
+    (Key::ExpectedOptionsTable, "이름 = 값 형식의 테이블이"),
+    (Key::ExpectedRoleTable, "{ fg = \"#c81e1e\", modifiers = [\"bold\"] } 같은 테이블이"),
+    (Key::ExpectedModifier, "bold, dim, italic, underlined, reversed, crossed_out 중 하나가"),
+    (Key::ExpectedModifierList, "[\"bold\"] 같은 목록이"),
+    (Key::ConfigCheckOk, "{}: 이상 없음"),
+    (Key::ConfigCheckDefaults, "기본값"),
+    (Key::ConfigCheckProblems, "설정에 문제가 {}개 있습니다"),
+    (Key::ConfigPathMissing, "(파일이 없어 기본값을 씁니다)"),
+    (Key::ConfigUnknownLanguage, "알 수 없는 언어 '{}': en이나 ko를 쓰세요"),
     (Key::ThemeWood, "나무"),
     (Key::ThemeDark, "어두운"),
     (Key::ThemeContrast, "고대비"),

@@ -158,25 +158,29 @@ fn load_config(cli: &Cli) -> Result<(Option<std::path::PathBuf>, config::Loaded)
     Ok((path, loaded))
 }
 
+/// `qipan config path|example|check`, speaking the configured language (the file's
+/// `language`, then `--lang`; `auto` follows the environment).
 fn config_command(
     command: &ConfigCommand,
     path: Option<&Path>,
     loaded: &config::Loaded,
 ) -> Result<(), String> {
+    let language = loaded.config.language.resolve();
     match command {
         ConfigCommand::Path => match path {
-            Some(path) => {
-                let state = if path.exists() {
-                    ""
-                } else {
-                    " (not there: defaults are used)"
-                };
-                println!("{}{state}", path.display());
+            Some(path) if path.exists() => {
+                println!("{}", path.display());
                 Ok(())
             }
-            None => {
-                Err("no config folder: set XDG_CONFIG_HOME or HOME, or use --config".to_string())
+            Some(path) => {
+                println!(
+                    "{} {}",
+                    path.display(),
+                    language.text(Key::ConfigPathMissing)
+                );
+                Ok(())
             }
+            None => Err(language.text(Key::NoConfigFolder).to_string()),
         },
         ConfigCommand::Example => {
             print!("{}", config::EXAMPLE);
@@ -184,19 +188,18 @@ fn config_command(
         }
         ConfigCommand::Check => {
             for warning in &loaded.warnings {
-                println!("{warning}");
+                println!("{}", warning.text(language));
             }
             if loaded.warnings.is_empty() {
-                println!(
-                    "{}: ok",
-                    path.map_or("defaults".to_string(), |p| p.display().to_string())
+                let checked = path.map_or_else(
+                    || language.text(Key::ConfigCheckDefaults).to_string(),
+                    |path| path.display().to_string(),
                 );
+                println!("{}", language.format(Key::ConfigCheckOk, &[&checked]));
                 Ok(())
             } else {
-                Err(format!(
-                    "{} problem(s) in the configuration",
-                    loaded.warnings.len()
-                ))
+                let count = loaded.warnings.len().to_string();
+                Err(language.format(Key::ConfigCheckProblems, &[&count]))
             }
         }
     }

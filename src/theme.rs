@@ -8,7 +8,9 @@
 //! altogether under `NO_COLOR`, where the sides and marks are told apart by
 //! bold, reverse and underline alone.
 
-use crate::config::{line_column, THEME_NAMES};
+use crate::config::{
+    invalid_toml, Expected, Fallback, Found, Location, Problem, ProblemKind, THEME_NAMES,
+};
 use crate::rules::any::GameKind;
 use ratatui::style::{Color, Modifier, Style};
 use std::path::Path;
@@ -102,20 +104,13 @@ impl ThemeSpec {
     }
 
     /// Reads a theme file. Returns the theme (its `base` filled in, `wood` when none is
-    /// named) and one line per problem; a bad role keeps the base's style.
-    pub fn parse(file: &str, text: &str) -> (ThemeSpec, Vec<String>) {
+    /// named) and every problem, in file order; a bad role keeps the base's style.
+    pub fn parse(file: &str, text: &str) -> (ThemeSpec, Vec<Problem>) {
         let mut warnings = Vec::new();
         let document = match toml_edit::Document::parse(text) {
             Ok(document) => document,
             Err(error) => {
-                let (line, column) = error
-                    .span()
-                    .map(|span| line_column(text, span.start))
-                    .unwrap_or((1, 1));
-                let message = error.message().lines().next().unwrap_or("").to_string();
-                warnings.push(format!(
-                    "{file}: line {line}, column {column}: invalid TOML: {message}"
-                ));
+                warnings.push(invalid_toml(file, text, &error, Fallback::WoodTheme));
                 return (
                     ThemeSpec::built_in("wood").unwrap_or_else(ThemeSpec::empty),
                     warnings,
@@ -123,23 +118,16 @@ impl ThemeSpec {
             }
         };
         let root = document.as_table();
-        let at = |span: Option<std::ops::Range<usize>>| match span {
-            Some(span) => {
-                let (line, column) = line_column(text, span.start);
-                format!("{file}: line {line}, column {column}")
-            }
-            None => file.to_string(),
+        let at = |span: Option<std::ops::Range<usize>>| {
+            Location::at(file, text, span.map(|span| span.start))
         };
+        let theme_names = || Expected::OneOf(THEME_NAMES.map(str::to_string).to_vec());
         let own_name = file.strip_suffix(".toml").unwrap_or(file);
         let base_name = match root.get("base") {
             Some(item) => match item.as_str().filter(|name| THEME_NAMES.contains(name)) {
                 Some(name) => Some(name.to_string()),
                 None => {
-                    warnings.push(format!(
-                        "{}: key \"base\": expected one of {}",
-                        at(item.span()),
-                        THEME_NAMES.join(", ")
-                    ));
+                    warnings.push(Problem::expected(file, text, item, "base", theme_names()));
                     Some("wood".to_string())
                 }
             },
@@ -158,51 +146,48 @@ impl ThemeSpec {
             if key == "sixteen_colours" {
                 match item.as_str().filter(|name| THEME_NAMES.contains(name)) {
                     Some(name) => spec.sixteen_colours = Some(name.to_string()),
-                    None => warnings.push(format!(
-                        "{}: key \"sixteen_colours\": expected one of {}",
-                        at(item.span()),
-                        THEME_NAMES.join(", ")
+                    None => warnings.push(Problem::expected(
+                        file,
+                        text,
+                        item,
+                        "sixteen_colours",
+                        theme_names(),
                     )),
                 }
                 continue;
             }
             if let Some(index) = ROLES.iter().position(|r| *r == key) {
-                match read_role(item, key, &at) {
+                match read_role(item, key, file, text) {
                     Ok(role) => spec.roles[index] = Some(role),
                     Err(problem) => warnings.push(problem),
                 }
             } else if let Some(game) = GAME_TABLES.iter().position(|(g, _)| *g == key) {
                 let Some(table) = item.as_table() else {
-                    warnings.push(format!(
-                        "{}: key \"{key}\": expected a table",
-                        at(item.span())
-                    ));
+                    warnings.push(Problem::expected(file, text, item, key, Expected::Table));
                     continue;
                 };
                 for (role_key, role_item) in table.iter() {
                     let full = format!("{key}.{role_key}");
                     match SIDE_ROLES.iter().position(|r| *r == role_key) {
-                        Some(index) => match read_role(role_item, &full, &at) {
+                        Some(index) => match read_role(role_item, &full, file, text) {
                             Ok(role) => spec.sides[game][index] = Some(role),
                             Err(problem) => warnings.push(problem),
                         },
-                        None => warnings.push(format!(
-                            "{}: unknown key \"{full}\" (ignored)",
-                            at(table.key(role_key).and_then(|k| k.span()))
-                        )),
+                        None => warnings.push(Problem {
+                            at: at(table.key(role_key).and_then(|k| k.span())),
+                            kind: ProblemKind::UnknownKey { key: full },
+                        }),
                     }
                 }
             } else {
-                warnings.push(format!(
-                    "{}: unknown key \"{key}\" (ignored)",
-                    at(root.key(key).and_then(|k| k.span()))
-                ));
+                warnings.push(Problem {
+                    at: at(root.key(key).and_then(|k| k.span())),
+                    kind: ProblemKind::UnknownKey {
+                        key: key.to_string(),
+                    },
+                });
             }
         }
-        let warnings = warnings
-            .into_iter()
-            .map(|text| text.replace(['\n', '\r'], " "))
-            .collect();
         (spec, warnings)
     }
 
@@ -211,7 +196,7 @@ impl ThemeSpec {
     pub fn load(
         name: &str,
         config_folder: Option<&Path>,
-    ) -> Result<(ThemeSpec, Vec<String>), String> {
+    ) -> Result<(ThemeSpec, Vec<Problem>), Problem> {
         if let Some(spec) = ThemeSpec::built_in(name) {
             return Ok((spec, Vec::new()));
         }
@@ -220,11 +205,24 @@ impl ThemeSpec {
         } else {
             match config_folder {
                 Some(folder) => folder.join("themes").join(format!("{name}.toml")),
-                None => return Err(format!("unknown theme \"{name}\"")),
+                // Without a config folder the name came from `--theme`.
+                None => {
+                    return Err(Problem {
+                        at: Location::file("--theme"),
+                        kind: ProblemKind::UnknownTheme {
+                            name: name.to_string(),
+                        },
+                    })
+                }
             }
         };
-        let text = std::fs::read_to_string(&path)
-            .map_err(|error| format!("{}: {error}", path.display()))?;
+        let text = std::fs::read_to_string(&path).map_err(|error| Problem {
+            at: Location::file(&path.display().to_string()),
+            kind: ProblemKind::Unreadable {
+                error: error.to_string(),
+                fallback: Fallback::WoodTheme,
+            },
+        })?;
         let file = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
@@ -238,35 +236,38 @@ impl ThemeSpec {
 pub fn load_configured(
     name: &str,
     config_folder: Option<&Path>,
-) -> (Option<ThemeSpec>, Vec<String>) {
+) -> (Option<ThemeSpec>, Vec<Problem>) {
     if ThemeSpec::built_in(name).is_some() {
         return (None, Vec::new());
     }
     match ThemeSpec::load(name, config_folder) {
         Ok((spec, warnings)) => (Some(spec), warnings),
-        Err(error) => (None, vec![format!("theme: {error}; using wood")]),
+        Err(problem) => (None, vec![problem]),
     }
 }
 
 /// Reads one role: `{ fg = "#rrggbb" | "red" | 208, bg = …, modifiers = ["bold"] }`.
-fn read_role(
-    item: &Item,
-    key: &str,
-    at: &dyn Fn(Option<std::ops::Range<usize>>) -> String,
-) -> Result<RoleStyle, String> {
+fn read_role(item: &Item, key: &str, file: &str, text: &str) -> Result<RoleStyle, Problem> {
     let table: Table = match item {
         Item::Table(table) => table.clone(),
         Item::Value(Value::InlineTable(inline)) => inline.clone().into_table(),
-        _ => return Err(format!("{}: key \"{key}\": expected a table such as {{ fg = \"#c81e1e\", modifiers = [\"bold\"] }}", at(item.span()))),
+        _ => {
+            return Err(Problem::expected(
+                file,
+                text,
+                item,
+                key,
+                Expected::RoleTable,
+            ))
+        }
     };
     let mut role = RoleStyle::default();
     for (field, value) in table.iter() {
-        let where_ = at(value.span());
+        let full = format!("{key}.{field}");
         match field {
             "fg" | "bg" => {
-                let color = parse_color(value).ok_or_else(|| {
-                    format!("{where_}: key \"{key}.{field}\": expected a colour: \"#rrggbb\", a name such as \"red\" or \"darkgray\", or 0-255")
-                })?;
+                let color = parse_color(value)
+                    .ok_or_else(|| Problem::expected(file, text, value, &full, Expected::Colour))?;
                 if field == "fg" {
                     role.fg = Some(color);
                 } else {
@@ -279,21 +280,31 @@ fn read_role(
                     .and_then(|array| array.iter().map(|v| v.as_str()).collect());
                 let mut modifiers = Modifier::empty();
                 for name in names.unwrap_or_default() {
-                    modifiers |= parse_modifier(name).ok_or_else(|| {
-                        format!("{where_}: key \"{key}.modifiers\": expected bold, dim, italic, underlined, reversed or crossed_out, found \"{name}\"")
+                    modifiers |= parse_modifier(name).ok_or_else(|| Problem {
+                        at: Location::at(file, text, value.span().map(|span| span.start)),
+                        kind: ProblemKind::Expected {
+                            key: full.clone(),
+                            expected: Expected::Modifier,
+                            found: Found::text(name),
+                        },
                     })?;
                 }
                 if value.as_array().is_none() {
-                    return Err(format!(
-                        "{where_}: key \"{key}.modifiers\": expected a list such as [\"bold\"]"
+                    return Err(Problem::expected(
+                        file,
+                        text,
+                        value,
+                        &full,
+                        Expected::ModifierList,
                     ));
                 }
                 role.modifiers = modifiers;
             }
-            other => {
-                return Err(format!(
-                    "{where_}: key \"{key}.{other}\": expected fg, bg or modifiers"
-                ))
+            _ => {
+                return Err(Problem {
+                    at: Location::at(file, text, value.span().map(|span| span.start)),
+                    kind: ProblemKind::UnknownRoleField { key: full },
+                })
             }
         }
     }
@@ -634,13 +645,54 @@ mod tests {
     #[test]
     fn a_bad_role_is_reported_and_keeps_the_base() {
         let text = "grid = { fg = \"#12345\" }\nboard = { fg = \"red\", modifiers = [\"blink\"] }\nsparkle = 1\n";
-        let (spec, warnings) = ThemeSpec::parse("mine.toml", text);
+        let (spec, problems) = ThemeSpec::parse("mine.toml", text);
+        let warnings: Vec<String> = problems.iter().map(Problem::to_string).collect();
         assert_eq!(warnings.len(), 3, "{warnings:?}");
         assert!(warnings[0]
             .starts_with("mine.toml: line 1, column 15: key \"grid.fg\": expected a colour"));
         assert!(warnings[1].contains("key \"board.modifiers\": expected bold"));
         assert!(warnings[2].contains("unknown key \"sparkle\""));
+        // The same problems in Korean keep the file, place and key.
+        let korean: Vec<String> = problems
+            .iter()
+            .map(|problem| problem.text(crate::i18n::Language::Korean))
+            .collect();
+        assert!(
+            korean[0].starts_with("mine.toml: 1행 15열: 키 \"grid.fg\": 색 값("),
+            "{korean:?}"
+        );
+        assert!(korean[1].contains("중 하나가 필요한데 적힌 값은 \"blink\"입니다"));
+        assert_eq!(
+            korean[2],
+            "mine.toml: 3행 1열: 알 수 없는 키 \"sparkle\" (무시함)"
+        );
         assert_eq!(spec.roles[1], ThemeSpec::built_in("wood").unwrap().roles[1]);
+    }
+
+    #[test]
+    fn an_unusable_theme_is_reported_in_either_language() {
+        let (spec, problems) = load_configured("paper", None);
+        assert_eq!(spec, None);
+        assert_eq!(
+            problems[0].to_string(),
+            "--theme: unknown theme \"paper\"; using wood"
+        );
+        assert_eq!(
+            problems[0].text(crate::i18n::Language::Korean),
+            "--theme: 알 수 없는 테마 \"paper\" (wood 테마를 씁니다)"
+        );
+        let missing = format!("/nonexistent-{}/paper.toml", std::process::id());
+        let (_, problems) = load_configured(&missing, None);
+        let english = problems[0].to_string();
+        assert!(
+            english.starts_with(&format!("{missing}: cannot read: ")),
+            "{english}"
+        );
+        assert!(english.ends_with("; using wood"), "{english}");
+        let (_, problems) = ThemeSpec::parse("bad.toml", "board = {\n");
+        assert!(problems[0]
+            .text(crate::i18n::Language::Korean)
+            .starts_with("bad.toml: 1행 10열: TOML 문법 오류: "));
     }
 
     #[test]

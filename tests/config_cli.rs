@@ -7,6 +7,10 @@ fn qipan(args: &[&str], config_home: &std::path::Path) -> (bool, String, String)
         .args(args)
         .env("XDG_CONFIG_HOME", config_home)
         .env_remove("NO_COLOR")
+        // `language = "auto"` reads these: English unless a test's file says otherwise.
+        .env("LANG", "C")
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
         .output()
         .expect("qipan runs");
     (
@@ -32,8 +36,28 @@ fn check_reports_each_problem_on_its_own_line() {
         "language = \"ko\"\nbell = true\n\ntheme = \"blu\"\ncolour = 1\n",
     )
     .unwrap();
+    // The file asks for Korean, so the check answers in Korean; names stay as written.
     let (ok, stdout, stderr) = qipan(
         &["--config", file.to_str().unwrap(), "config", "check"],
+        &home,
+    );
+    assert!(!ok);
+    assert_eq!(
+        stdout,
+        "bad.toml: 4행 9열: 키 \"theme\": wood, dark, contrast, sixteen 중 하나나 테마 파일 경로가 필요한데 적힌 값은 \"blu\"입니다\n\
+         bad.toml: 5행 1열: 알 수 없는 키 \"colour\" (무시함)\n"
+    );
+    assert!(stderr.contains("설정에 문제가 2개 있습니다"), "{stderr}");
+    // `--lang` beats the file.
+    let (ok, stdout, stderr) = qipan(
+        &[
+            "--config",
+            file.to_str().unwrap(),
+            "--lang",
+            "en",
+            "config",
+            "check",
+        ],
         &home,
     );
     assert!(!ok);

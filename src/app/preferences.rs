@@ -3,7 +3,7 @@
 
 use super::keymap::merged_keymap;
 use super::{App, GlyphSet, Player, Settings, StartOptions, Status};
-use crate::config::{Config, CpuSide};
+use crate::config::{Config, CpuSide, Problem};
 use crate::theme::{ColorMode, Palette, ThemeSpec};
 use std::path::PathBuf;
 
@@ -55,18 +55,20 @@ impl Config {
 
 impl App {
     /// A new app on the start screen set up by a config: its settings, first choices and
-    /// keys; `warnings` (problems in the config file) are shown on the status line.
-    pub fn from_config(config: Config, path: Option<PathBuf>, warnings: &[String]) -> App {
+    /// keys; `warnings` (problems in the config and theme files) are shown on the status
+    /// line in the configured language: the first one, and how many more there are.
+    pub fn from_config(config: Config, path: Option<PathBuf>, warnings: &[Problem]) -> App {
         let mut app = App::new(config.settings());
         app.options = config.start_options();
         app.apply_config(config);
         app.config_path = path;
         if !warnings.is_empty() {
+            let language = app.settings.language;
             let text = match warnings {
-                [only] => only.clone(),
-                [first, rest @ ..] => app.settings.language.format(
+                [only] => only.text(language),
+                [first, rest @ ..] => language.format(
                     crate::i18n::Key::ConfigMoreProblems,
-                    &[first, &rest.len().to_string()],
+                    &[&first.text(language), &rest.len().to_string()],
                 ),
                 [] => String::new(),
             };
@@ -111,6 +113,15 @@ mod tests {
     use crate::rules::notation::Notation;
     use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
+    fn unknown_key(file: &str, key: &str) -> Problem {
+        Problem {
+            at: crate::config::Location::file(file),
+            kind: crate::config::ProblemKind::UnknownKey {
+                key: key.to_string(),
+            },
+        }
+    }
+
     fn press(app: &App, code: KeyCode) -> Option<Action> {
         action_for_key(app, KeyEvent::new(code, KeyModifiers::NONE))
     }
@@ -122,10 +133,12 @@ mod tests {
             cpu_side: CpuSide::Second,
             cpu_level: 6,
             keys: vec![(Action::Undo, vec![(KeyCode::Char('z'), false)])],
+            language: crate::config::LanguageChoice::Fixed(crate::i18n::Language::English),
             ..Config::default()
         };
         config.notation.set(GameKind::Shogi, Some(Notation::Usi));
-        let mut app = App::from_config(config, None, &["config.toml: oops".to_string()]);
+        let oops = unknown_key("config.toml", "oops");
+        let mut app = App::from_config(config, None, &[oops]);
         assert_eq!(app.options.variant(), Variant::Shogi);
         assert_eq!(
             app.options.players,
@@ -133,9 +146,9 @@ mod tests {
         );
         assert_eq!(
             app.status.as_ref().map(|s| s.text.as_str()),
-            Some("config.toml: oops")
+            Some("config.toml: unknown key \"oops\" (ignored)")
         );
-        let two = ["a.toml: one".to_string(), "a.toml: two".to_string()];
+        let two = [unknown_key("a.toml", "one"), unknown_key("a.toml", "two")];
         let english = Config {
             language: crate::config::LanguageChoice::Fixed(crate::i18n::Language::English),
             ..Config::default()
@@ -143,7 +156,10 @@ mod tests {
         let other = App::from_config(english, None, &two);
         assert_eq!(
             other.status.map(|s| s.text),
-            Some("a.toml: one (and 1 more: qipan config check)".to_string())
+            Some(
+                "a.toml: unknown key \"one\" (ignored) (and 1 more: qipan config check)"
+                    .to_string()
+            )
         );
         // The user's key replaces the default one.
         assert_eq!(press(&app, KeyCode::Char('z')), Some(Action::Undo));
@@ -152,6 +168,24 @@ mod tests {
         app.options.players = [Player::Human, Player::Human];
         app.start_game();
         assert_eq!(app.play.as_ref().unwrap().notation, Some(Notation::Usi));
+    }
+
+    #[test]
+    fn a_korean_config_shows_its_problems_in_korean() {
+        let file = crate::config::FileText {
+            name: "config.toml",
+            text: "language = \"ko\"\n[cpu]\nlevel = 12\ncolour = 1\n",
+        };
+        let loaded = crate::config::merge(Some(file), &Default::default(), &[]).unwrap();
+        let app = App::from_config(loaded.config, None, &loaded.warnings);
+        assert_eq!(app.settings.language, crate::i18n::Language::Korean);
+        let status = app.status.expect("the problems are shown");
+        assert!(status.error);
+        assert_eq!(
+            status.text,
+            "config.toml: 3행 9열: 키 \"cpu.level\": 1부터 10까지의 정수가 필요한데 적힌 값은 12입니다 \
+             (외 1개: qipan config check)"
+        );
     }
 
     #[test]

@@ -219,10 +219,8 @@ impl App {
         let text = if changes.is_empty() {
             self.text(Key::SettingsUnchanged).to_string()
         } else if self.config_path.is_none() {
-            self.show_error(
-                Key::SettingsSaveFailed,
-                "no config folder (HOME is not set)",
-            );
+            let reason = self.text(Key::NoConfigFolder);
+            self.show_error(Key::SettingsSaveFailed, reason);
             return;
         } else {
             self.effects.push(Effect::SaveConfig(changes));
@@ -333,6 +331,27 @@ mod tests {
             .unwrap()
             .text
             .contains("/tmp/qipan-test.toml"));
+    }
+
+    #[test]
+    fn saving_without_a_config_folder_says_why_in_the_language() {
+        let mut app = app();
+        app.config_path = None;
+        app.settings.language = Language::Korean;
+        app.update(Action::Settings);
+        for _ in 0..6 {
+            app.update(Action::Down);
+        }
+        app.update(Action::Right); // bell on
+        app.update(Action::SaveSettings);
+        assert!(app.take_effects().is_empty());
+        let status = app.status.expect("the failure is shown");
+        assert!(status.error);
+        assert!(
+            status.text.contains("설정 폴더가 없습니다"),
+            "{}",
+            status.text
+        );
     }
 
     #[test]

@@ -10,10 +10,15 @@ fn from_text(text: &str) -> Loaded {
     merge(Some(file), &Flags::default(), &[]).unwrap()
 }
 
+/// The problems as `qipan config check` prints them in English.
+fn english(loaded: &Loaded) -> Vec<String> {
+    loaded.warnings.iter().map(Problem::to_string).collect()
+}
+
 #[test]
 fn the_example_file_is_every_default() {
     let loaded = from_text(EXAMPLE);
-    assert_eq!(loaded.warnings, Vec::<String>::new());
+    assert_eq!(english(&loaded), Vec::<String>::new());
     assert_eq!(loaded.config, Config::default());
 }
 
@@ -21,11 +26,11 @@ fn the_example_file_is_every_default() {
 fn missing_file_is_the_defaults_without_a_message() {
     let loaded = merge(None, &Flags::default(), &[]).unwrap();
     assert_eq!(loaded.config, Config::default());
-    assert!(loaded.warnings.is_empty());
+    assert!(english(&loaded).is_empty());
     let missing = Path::new("/nonexistent/qipan/config.toml");
     let loaded = load(Some(missing), &Flags::default()).unwrap();
     assert_eq!(loaded.config, Config::default());
-    assert!(loaded.warnings.is_empty());
+    assert!(english(&loaded).is_empty());
 }
 
 #[test]
@@ -67,7 +72,20 @@ fn defaults_then_file_then_flags() {
     };
     assert_eq!(
         merge(None, &bad, &[]).unwrap_err(),
+        Language::from_environment().format(crate::i18n::Key::ConfigUnknownLanguage, &["fr"])
+    );
+    // When the file names a language, the error speaks it.
+    let in_file = |text| FileText {
+        name: "config.toml",
+        text,
+    };
+    assert_eq!(
+        merge(Some(in_file("language = \"en\"\n")), &bad, &[]).unwrap_err(),
         "unknown language 'fr': use en or ko"
+    );
+    assert_eq!(
+        merge(Some(in_file("language = \"ko\"\n")), &bad, &[]).unwrap_err(),
+        "알 수 없는 언어 'fr': en이나 ko를 쓰세요"
     );
 }
 
@@ -77,7 +95,7 @@ fn a_bad_value_names_file_line_column_and_key_and_keeps_the_others() {
         "language = \"ko\"\nbell = true\n\ntheme = \"blu\"\n[cpu]\nlevel = 12\nside = \"second\"\n";
     let loaded = from_text(text);
     assert_eq!(
-        loaded.warnings,
+        english(&loaded),
         vec![
             "config.toml: line 4, column 9: key \"theme\": expected one of wood, dark, contrast, sixteen or a theme file path, found \"blu\"".to_string(),
             "config.toml: line 6, column 9: key \"cpu.level\": expected a whole number from 1 to 10, found 12".to_string(),
@@ -98,15 +116,14 @@ fn a_bad_value_names_file_line_column_and_key_and_keeps_the_others() {
 fn wrong_types_and_bad_choices_are_reported() {
     let text = "bell = \"yes\"\n[game]\nvariant = \"chess\"\ncho_setup = \"상마마상\"\n[notation]\nshogi = \"wxf\"\n";
     let loaded = from_text(text);
-    assert_eq!(loaded.warnings.len(), 3, "{:?}", loaded.warnings);
-    assert!(loaded.warnings[0]
+    let warnings = english(&loaded);
+    assert_eq!(warnings.len(), 3, "{warnings:?}");
+    assert!(warnings[0]
         .contains("line 1, column 8: key \"bell\": expected true or false, found \"yes\""));
-    assert!(
-        loaded.warnings[1].contains("key \"game.variant\": expected one of xiangqi, shogi, janggi")
-    );
-    assert!(loaded.warnings[1].contains("found \"chess\""));
+    assert!(warnings[1].contains("key \"game.variant\": expected one of xiangqi, shogi, janggi"));
+    assert!(warnings[1].contains("found \"chess\""));
     // WXF is a xiangqi notation, not a shogi one.
-    assert!(loaded.warnings[2]
+    assert!(warnings[2]
         .contains("key \"notation.shogi\": expected one of auto, japanese, hodges, usi, engine"));
     assert_eq!(loaded.config.cho_setup, Setup::ElephantHorseHorseElephant);
 }
@@ -116,7 +133,7 @@ fn unknown_keys_are_warned_not_fatal() {
     let text = "colour = \"red\"\ntheme = \"dark\"\n[cpu]\nlevle = 4\n";
     let loaded = from_text(text);
     assert_eq!(
-        loaded.warnings,
+        english(&loaded),
         vec![
             "config.toml: line 1, column 1: unknown key \"colour\" (ignored)".to_string(),
             "config.toml: line 4, column 1: unknown key \"cpu.levle\" (ignored)".to_string(),
@@ -128,13 +145,14 @@ fn unknown_keys_are_warned_not_fatal() {
 #[test]
 fn invalid_syntax_is_one_line_and_every_default() {
     let loaded = from_text("theme = \"dark\"\nbell = tru e\n");
-    assert_eq!(loaded.warnings.len(), 1);
+    let warnings = english(&loaded);
+    assert_eq!(warnings.len(), 1);
     assert!(
-        loaded.warnings[0].starts_with("config.toml: line 2, column "),
+        warnings[0].starts_with("config.toml: line 2, column "),
         "{}",
-        loaded.warnings[0]
+        warnings[0]
     );
-    assert!(loaded.warnings[0].contains("invalid TOML"));
+    assert!(warnings[0].contains("invalid TOML"));
     assert_eq!(loaded.config, Config::default());
 }
 
@@ -146,7 +164,7 @@ fn user_themes_and_paths_are_accepted() {
         text,
     };
     let loaded = merge(Some(file), &Flags::default(), &["mine".to_string()]).unwrap();
-    assert!(loaded.warnings.is_empty());
+    assert!(english(&loaded).is_empty());
     assert_eq!(loaded.config.theme, "mine");
     let loaded = from_text("theme = \"/tmp/paper.toml\"\n");
     assert_eq!(loaded.config.theme, "/tmp/paper.toml");
@@ -205,9 +223,10 @@ name = "broken"
             ],
         }]
     );
-    assert_eq!(loaded.warnings.len(), 2, "{:?}", loaded.warnings);
-    assert!(loaded.warnings[0].contains("key \"keys.flip\": expected a list of key names"));
-    assert!(loaded.warnings[1].contains("[[engines]] needs \"command\"; engine ignored"));
+    let warnings = english(&loaded);
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(warnings[0].contains("key \"keys.flip\": expected a list of key names"));
+    assert!(warnings[1].contains("[[engines]] needs \"command\"; engine ignored"));
 }
 
 #[test]
@@ -275,7 +294,7 @@ fn save_to_file_edits_the_file_in_place() {
 #[test]
 fn notations_are_read_by_id_or_by_their_interface_name() {
     let loaded = from_text("[notation]\nshogi = \"Western (Hodges)\"\nxiangqi = \"chinese-simplified\"\njanggi = \"auto\"\n");
-    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert!(english(&loaded).is_empty(), "{:?}", english(&loaded));
     assert_eq!(loaded.config.notation.shogi, Some(Notation::Hodges));
     assert_eq!(
         loaded.config.notation.xiangqi,
@@ -289,7 +308,7 @@ proptest::proptest! {
     #[test]
     fn any_text_reads_without_panicking(text in "[a-z_\\[\\]=\"#{}., 0-9\n한]{0,120}") {
         let loaded = from_text(&text);
-        for warning in &loaded.warnings {
+        for warning in &english(&loaded) {
             proptest::prop_assert!(!warning.contains('\n'), "{}", warning);
             proptest::prop_assert!(warning.starts_with("config.toml"), "{}", warning);
         }
@@ -308,8 +327,8 @@ proptest::proptest! {
 #[test]
 fn a_value_over_several_lines_is_still_one_warning_line() {
     let loaded = from_text("theme = [\n  1,\n  2,\n]\n\"odd\\nkey\" = 1\n");
-    assert_eq!(loaded.warnings.len(), 2, "{:?}", loaded.warnings);
-    assert!(loaded.warnings.iter().all(|w| !w.contains('\n')));
+    assert_eq!(english(&loaded).len(), 2, "{:?}", english(&loaded));
+    assert!(english(&loaded).iter().all(|w| !w.contains('\n')));
 }
 
 #[test]
@@ -320,15 +339,15 @@ fn line_column_never_splits_a_character() {
 #[test]
 fn engines_may_be_an_empty_list_or_tables_with_an_options_table() {
     let loaded = from_text("engines = []\n");
-    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert!(english(&loaded).is_empty(), "{:?}", english(&loaded));
     let text = "[[engines]]\nname = \"a\"\ncommand = \"b\"\nprotocol = \"usi\"\n[engines.options]\nUSI_Hash = 256\n";
     let loaded = from_text(text);
-    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert!(english(&loaded).is_empty(), "{:?}", english(&loaded));
     assert_eq!(loaded.config.engines[0].protocol, EngineProtocol::Usi);
     assert_eq!(
         loaded.config.engines[0].options,
         vec![("USI_Hash".to_string(), "256".to_string())]
     );
     let loaded = from_text("engines = 3\n");
-    assert!(loaded.warnings[0].contains("key \"engines\": expected [[engines]] tables, found 3"));
+    assert!(english(&loaded)[0].contains("key \"engines\": expected [[engines]] tables, found 3"));
 }
