@@ -225,7 +225,7 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
             Effect::SaveConfig(changes) => {
                 let result = match app.config_path.clone() {
                     Some(path) => crate::config::save_to_file(&path, &changes),
-                    None => Err("no config file".to_string()),
+                    None => Err(app.text(Key::NoConfigFolder).to_string()),
                 };
                 app.config_saved(result);
             }
