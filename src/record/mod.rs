@@ -22,10 +22,12 @@ pub mod library;
 pub mod pgn;
 pub mod position_line;
 pub mod text;
+pub mod times;
 
 use crate::rules::game::Game;
 use crate::rules::Outcome;
 use std::fmt;
+use std::time::Duration;
 
 /// A game read from or written to a record file.
 #[derive(Clone, Debug)]
@@ -42,6 +44,11 @@ pub struct GameRecord {
     /// The result the file states, when it states one (a resignation, a time loss, an
     /// agreed draw). A result the rules decide on the board is in [`Game::outcome`] too.
     pub result: Option<Outcome>,
+    /// The time each move took, as the file states it (KIF's 消費時間 column, CSA's `T`
+    /// lines, PGN's `[%emt …]`) or the clock measured it: index 0 is the first move,
+    /// `None` where no time is known. Empty when no move states one, and never longer
+    /// than the moves; [`times`] reads and writes it.
+    pub move_times: Vec<Option<Duration>>,
 }
 
 impl GameRecord {
@@ -52,7 +59,13 @@ impl GameRecord {
             headers: Vec::new(),
             comments: Vec::new(),
             result: None,
+            move_times: Vec::new(),
         }
+    }
+
+    /// The time of the move that made `ply` (1-based: ply 1 is the first move), if known.
+    pub fn move_time(&self, ply: usize) -> Option<Duration> {
+        times::get(&self.move_times, ply)
     }
 
     /// The value of the first header called `name` (exact, case-sensitive match).
