@@ -434,6 +434,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             text: String::new(),
             reason: "no side to move (+ or -) line: not a CSA record".to_string(),
             partial: None,
+            game: None,
         }),
     }
 }

@@ -184,6 +184,7 @@ pub(crate) fn import_error(
         text: text.trim().to_string(),
         reason: reason.into(),
         partial: partial.map(Box::new),
+        game: None,
     }
 }
 

@@ -7,6 +7,7 @@
 //! [`GameRecord`]: a [`Game`] (start position and legal moves, replayed through the
 //! rules engine) plus what the file said about it.
 //!
+//! [`read_all_file`] reads every game of a file that holds several ([`games`]).
 //! [`read_file`] picks the reader by extension ([`Format::from_extension`]) or, for
 //! other names, by content ([`Format::sniff`]); [`write`] renders a record in a format.
 //! [`pgn`] and [`gib`] are the xiangqi/janggi formats, [`position_line`] the FEN and
@@ -15,6 +16,7 @@
 
 pub mod autosave;
 pub mod csa;
+pub mod games;
 pub mod gib;
 pub mod ki2;
 pub mod kif;
@@ -23,6 +25,8 @@ pub mod pgn;
 pub mod position_line;
 pub mod text;
 pub mod times;
+
+pub use games::{read_all_bytes, read_all_file};
 
 use crate::rules::game::Game;
 use crate::rules::Outcome;
@@ -93,6 +97,9 @@ pub struct ImportError {
     pub reason: String,
     /// The game up to the last good move, when the header and start position were read.
     pub partial: Option<Box<GameRecord>>,
+    /// The 1-based number of the game in a file of several ([`read_all_bytes`]); `None`
+    /// for a file's only game. (A `u32` keeps the error small enough to return by value.)
+    pub game: Option<u32>,
 }
 
 impl ImportError {
@@ -110,21 +117,28 @@ impl ImportError {
             text: text.to_string(),
             reason: reason.into(),
             partial: None,
+            game: None,
         }
     }
 }
 
 impl fmt::Display for ImportError {
-    /// `game.kif: line 37, move 24: 同歩: no previous move ends on a square`.
+    /// `game.kif: line 37, move 24: 同歩: no previous move ends on a square`, with
+    /// `game 2, ` before the line in a file of several games.
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(formatter, "{}", self.file)?;
+        let mut separator = ":";
+        if let Some(game) = self.game {
+            write!(formatter, ": game {game}")?;
+            separator = ",";
+        }
         if let Some(line) = self.line {
-            write!(formatter, ": line {line}")?;
+            write!(formatter, "{separator} line {line}")?;
             if let Some(number) = self.move_number {
                 write!(formatter, ", move {number}")?;
             }
         } else if let Some(number) = self.move_number {
-            write!(formatter, ": move {number}")?;
+            write!(formatter, "{separator} move {number}")?;
         }
         if !self.text.is_empty() {
             write!(formatter, ": {}", self.text)?;

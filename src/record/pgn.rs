@@ -73,6 +73,7 @@ fn tokenize(text: &str, file: &str) -> Result<Vec<(usize, Token)>, ImportError> 
         text,
         reason: reason.to_string(),
         partial: None,
+        game: None,
     };
     while index < chars.len() {
         let c = chars[index];
@@ -481,6 +482,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                         text: mv_text.to_string(),
                         reason,
                         partial: Some(Box::new(record)),
+                        game: None,
                     });
                 }
             }
