@@ -203,7 +203,7 @@ fn pgn_round_trips_emt_for_xiangqi_and_janggi() {
 
 #[test]
 fn pgn_emt_is_read_and_other_commands_stay_comments() {
-    let text = "[Variant \"xiangqi\"]\n\n\
+    let text = "[Variant \"xiangqi\"]\n\n{[%emt 0:00:09]}\n\
                 1. h2e2 {[%emt 0:00:05]} h9g7 {[%clk 0:09:55] [%emt 0:01:02] fine}\n\
                 2. h0g2 {[%emt later]} *\n";
     let read = pgn::read(text.as_bytes(), "emt.pgn").unwrap_or_else(|e| panic!("{e}"));
@@ -212,6 +212,7 @@ fn pgn_emt_is_read_and_other_commands_stay_comments() {
     assert_eq!(
         read.comments,
         vec![
+            (0, "[%emt 0:00:09]".to_string()),
             (2, "[%clk 0:09:55] fine".to_string()),
             (3, "[%emt later]".to_string())
         ]

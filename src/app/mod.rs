@@ -598,6 +598,7 @@ impl App {
                     clock.time(Side::Second, self.now()),
                 ],
             }),
+            move_times: play.move_times.clone(),
         })
     }
 
@@ -628,6 +629,7 @@ impl App {
             play.flipped = saved.flipped;
             play.flip_every_turn = saved.flip_every_turn;
             play.notation = saved.notation;
+            play.move_times = saved.move_times;
             play.face_the_mover();
         }
         self.autosave();

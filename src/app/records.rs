@@ -601,6 +601,12 @@ mod tests {
         );
         think_and_play(&mut janggi, 4, "a4b4");
         think_and_play(&mut janggi, 12, "a7b7");
+        // A resumed game (the autosave) keeps the times of the moves before it.
+        let saved = janggi.saved_game().unwrap();
+        assert_eq!(saved.move_times.len(), 2);
+        let mut resumed = timed_hotseat(Variant::Shogi, "5m");
+        resumed.resume_saved(saved);
+        assert_eq!(resumed.play.as_ref().unwrap().move_times.len(), 2);
         let record = saved_record(&mut janggi);
         let pgn = crate::record::write(&record, crate::record::Format::Pgn).unwrap();
         assert!(pgn.contains("{[%emt 0:00:04]}"), "{pgn}");

@@ -449,8 +449,12 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             Token::Tag(..) => break, // the next game
             Token::Comment(body) => {
                 let ply = record.game.moves().len();
-                let (time, body) = times::take_emt(body);
-                if let (Some(time), true) = (time, ply > 0) {
+                // Before the first move no move took the time: the text stays as it is.
+                let (time, body) = match ply {
+                    0 => (None, body.clone()),
+                    _ => times::take_emt(body),
+                };
+                if let Some(time) = time {
                     times::set(&mut record.move_times, ply, time);
                 }
                 if !body.is_empty() {
