@@ -389,10 +389,10 @@ fn read_chosen_game(
         ));
     }
     if count > 1 {
-        let hint = if number.is_none() {
-            " (use --game N)"
-        } else {
-            ""
+        let hint = match (number, verb) {
+            (Some(_), _) => "",
+            (None, "converting") => " (use --game N, or --all for PGN)",
+            (None, _) => " (use --game N)",
         };
         eprintln!(
             "{}: {count} games; {verb} game {chosen}{hint}",

@@ -153,6 +153,7 @@ impl Drop for TempFile {
 fn qipan(args: &[&str]) -> (bool, String, String) {
     let output = Command::new(env!("CARGO_BIN_EXE_qipan"))
         .args(args)
+        .stdin(std::process::Stdio::null())
         .output()
         .unwrap();
     (
@@ -171,7 +172,7 @@ fn convert_picks_a_game_and_says_how_many_there_are() {
     assert_eq!(err.lines().count(), 1, "{err}");
     assert!(
         err.trim_end()
-            .ends_with("three.pgn: 3 games; converting game 1 (use --game N)"),
+            .ends_with("three.pgn: 3 games; converting game 1 (use --game N, or --all for PGN)"),
         "{err}"
     );
 
@@ -187,6 +188,14 @@ fn convert_picks_a_game_and_says_how_many_there_are() {
     assert!(!success);
     assert!(
         err.contains("three.pgn: 3 games; there is no game 4"),
+        "{err}"
+    );
+
+    // open checks the number before it starts the terminal client.
+    let (success, _, err) = qipan(&["open", file.arg(), "--game", "0"]);
+    assert!(!success);
+    assert!(
+        err.contains("three.pgn: 3 games; there is no game 0"),
         "{err}"
     );
 

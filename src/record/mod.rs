@@ -9,7 +9,7 @@
 //!
 //! [`read_all_file`] reads every game of a file that holds several ([`games`]).
 //! [`read_file`] picks the reader by extension ([`Format::from_extension`]) or, for
-//! other names, by content ([`Format::sniff`]); [`write`] renders a record in a format.
+//! other names, by content ([`Format::sniff`]); [`write()`] renders a record in a format.
 //! [`pgn`] and [`gib`] are the xiangqi/janggi formats, [`position_line`] the FEN and
 //! engine `position … moves …` forms, [`text`] what the text readers share, and
 //! [`library`] where the interface saves records.
