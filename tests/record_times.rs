@@ -239,3 +239,70 @@ fn records_without_times_have_none_and_write_no_time() {
         .move_times
         .is_empty());
 }
+
+/// qipan's timed KIF and CSA are pinned by golden files, which cshogi reads back with the
+/// same moves and times (`check_qipan_times.py`; README.md in the data folder).
+/// `QIPAN_UPDATE_GOLDEN=1` rewrites them.
+#[test]
+fn timed_files_match_the_golden_files_cshogi_reads() {
+    let update = std::env::var_os("QIPAN_UPDATE_GOLDEN").is_some();
+    let start = qipan::rules::shogi::Handicap::TwoPiece.position();
+    let mut game = Game::new(qipan::rules::any::AnyPosition::Shogi(start));
+    let mut state = 77u64;
+    for _ in 0..120 {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mv = legal.as_slice()[(state % legal.len() as u64) as usize];
+        game.play(mv).unwrap();
+    }
+    let plies = game.moves().len();
+    let mut record = GameRecord::new(game);
+    record.move_times = (0..plies as u64).map(|i| seconds(i * 37 % 250)).collect();
+    let usi: Vec<String> = record
+        .game
+        .positions()
+        .iter()
+        .zip(record.game.moves())
+        .map(|(position, &mv)| qipan::rules::notation::format_move(position, mv, Notation::Usi))
+        .collect();
+    let times: Vec<String> = record
+        .move_times
+        .iter()
+        .map(|t| t.unwrap().as_secs().to_string())
+        .collect();
+    let expected = format!(
+        "# file;usi moves;seconds per move (written by record_times.rs)\n\
+         qipan_timed.kifu;{moves};{times}\nqipan_timed.csa;{moves};{times}\n",
+        moves = usi.join(" "),
+        times = times.join(" ")
+    );
+    for (name, text) in [
+        ("qipan_timed.kifu", kif::write(&record)),
+        ("qipan_timed.csa", csa::write(&record)),
+        ("qipan_timed_expected.txt", expected),
+    ] {
+        let path = format!("{SHOGI_DATA}/{name}");
+        if update {
+            std::fs::write(&path, &text).unwrap();
+        }
+        let golden = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(
+            text, golden,
+            "{name} changed; QIPAN_UPDATE_GOLDEN=1 rewrites it"
+        );
+        if name != "qipan_timed_expected.txt" {
+            let read = record::read_bytes(
+                golden.as_bytes(),
+                name,
+                Format::from_extension(name).unwrap(),
+            )
+            .unwrap();
+            assert_eq!(read.move_times, record.move_times, "{name}");
+        }
+    }
+}
