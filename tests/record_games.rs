@@ -2,6 +2,7 @@
 //! or KIF file, one bad game is reported with its number and file line without losing
 //! the others, and `qipan open`/`convert` pick a game with `--game N`.
 
+use proptest::prelude::*;
 use qipan::record::{self, Format, GameRecord, ImportError};
 use std::process::Command;
 
@@ -230,4 +231,69 @@ fn convert_all_writes_every_readable_game_as_one_pgn() {
     let (success, _, err) = qipan(&["convert", bad.arg(), "--to", "fen", "--all"]);
     assert!(!success);
     assert!(err.contains("--all writes PGN only"), "{err}");
+}
+
+/// The games written by qipan, joined into one file, read back as the same games.
+fn joined_games_read_back(format: Format, records: &[GameRecord], separator: &str) {
+    let texts: Vec<String> = records
+        .iter()
+        .map(|r| record::write(r, format).unwrap())
+        .collect();
+    let joined = texts.join(separator);
+    let games = all(&joined, "joined", format);
+    assert_eq!(games.len(), records.len(), "{joined}");
+    for (read, written) in games.iter().zip(records) {
+        assert_eq!(ok(read).game.moves(), written.game.moves());
+        assert_eq!(ok(read).move_times, written.move_times);
+    }
+}
+
+/// A game of up to `plies` moves chosen by `choices` (each picks among the legal moves).
+fn game_from(variant: qipan::rules::any::Variant, choices: &[usize]) -> GameRecord {
+    let mut game = qipan::rules::game::Game::new(variant.start());
+    for &choice in choices {
+        let legal = game.legal_moves();
+        if legal.is_empty() {
+            break;
+        }
+        let mv = legal.as_slice()[choice % legal.len()];
+        game.play(mv).unwrap();
+    }
+    let plies = game.moves().len();
+    let mut record = GameRecord::new(game);
+    record.move_times = (0..plies as u64)
+        .map(|i| Some(std::time::Duration::from_secs(i % 9 + 1)))
+        .collect();
+    record
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(40))]
+
+    #[test]
+    fn written_games_joined_read_back_one_by_one(
+        games in proptest::collection::vec(proptest::collection::vec(0usize..1000, 0..20), 1..5)
+    ) {
+        let xiangqi: Vec<GameRecord> = games
+            .iter()
+            .map(|c| game_from(qipan::rules::any::Variant::Xiangqi, c))
+            .collect();
+        joined_games_read_back(Format::Pgn, &xiangqi, "\n");
+        let shogi: Vec<GameRecord> = games
+            .iter()
+            .map(|c| game_from(qipan::rules::any::Variant::Shogi, c))
+            .collect();
+        joined_games_read_back(Format::Csa, &shogi, "/\n");
+        joined_games_read_back(Format::Kif, &shogi, "\n");
+    }
+
+    #[test]
+    fn random_text_never_panics_the_splitters(
+        text in "[\\[\\]{}();%\"a-i0-9 +\\-/\\n#：手数先合|TPNV]{0,300}"
+    ) {
+        for format in [Format::Pgn, Format::Csa, Format::Kif] {
+            let games = all(&text, "random", format);
+            prop_assert!(!games.is_empty());
+        }
+    }
 }

@@ -200,7 +200,11 @@ pub fn split_kif(content: &str) -> Vec<Part> {
             starts.push(start);
             moves_seen = false;
         }
-        if line.starts_with(|c: char| c.is_ascii_digit()) || line.starts_with("まで") {
+        // The moves header counts too, so a game without moves still ends at the next.
+        if line.starts_with(|c: char| c.is_ascii_digit())
+            || line.starts_with("まで")
+            || line.starts_with("手数----")
+        {
             moves_seen = true;
         }
     }
@@ -245,5 +249,8 @@ mod tests {
         let parts = split_kif(text);
         assert_eq!(first_lines(&parts), vec![1, 7]);
         assert!(parts[0].text.contains("終了日時"));
+        let no_moves =
+            "手合割：平手\n手数----指手--\n#KIF\n手合割：平手\n手数----指手--\n   1 ７六歩(77)\n";
+        assert_eq!(first_lines(&split_kif(no_moves)), vec![1, 3]);
     }
 }
