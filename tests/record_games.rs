@@ -117,6 +117,24 @@ fn two_kif_games_in_one_file() {
 }
 
 #[test]
+fn gib_games_one_after_another() {
+    let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records");
+    let one = std::fs::read_to_string(format!("{folder}/janggi_utf8.gib")).unwrap();
+    let lines = one.lines().count();
+    let broken = one.replacen("2. 18마39", "2. 18마38", 1);
+    let joined = format!("{one}\n{broken}\n{one}");
+    let games = all(&joined, "three.gib", Format::Gib);
+    assert_eq!(games.len(), 3);
+    let single = record::read_bytes(one.as_bytes(), "one.gib", Format::Gib).unwrap();
+    assert_eq!(ok(&games[0]).game.moves(), single.game.moves());
+    assert_eq!(ok(&games[2]).game.moves(), single.game.moves());
+    let error = games[1].as_ref().unwrap_err();
+    // The second game starts after the first and its blank line; moves begin on its line 13.
+    assert_eq!((error.game, error.line), (Some(2), Some(lines + 1 + 13)));
+    assert_eq!(error.move_number, Some(2));
+}
+
+#[test]
 fn one_game_files_read_as_before() {
     let one = "[Event \"only\"]\n\n1. h2e2 zz *\n";
     let games = all(one, "one.pgn", Format::Pgn);

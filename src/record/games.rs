@@ -1,5 +1,5 @@
 //! Files that hold several games: PGN files of many games, CSA games separated by `/`
-//! lines, KIF games one after another. The file is split into its games first and each
+//! lines, KIF and `.gib` games one after another. The file is split into its games first and each
 //! game is read on its own, so one bad game is reported (with its number and the line in
 //! the file) without losing the others.
 //!
@@ -43,6 +43,8 @@ pub fn read_all_bytes(
         Format::Pgn => split_pgn(&decode_pgn(bytes)),
         Format::Csa => split_csa(&kif::decode(bytes)),
         Format::Kif => split_kif(&kif::decode(bytes)),
+        // `.gib` games are tag lines and movetext like PGN's.
+        Format::Gib => split_pgn(&decode_gib(bytes)),
         _ => Vec::new(),
     };
     if parts.len() <= 1 {
@@ -76,6 +78,16 @@ fn decode_pgn(bytes: &[u8]) -> String {
             text::Legacy::Chinese
         },
     )
+}
+
+/// Decodes `.gib` bytes as the `.gib` reader does: stray `0xFF` bytes and a trailing
+/// `0x1A` dropped, then UTF-8 or CP949.
+fn decode_gib(bytes: &[u8]) -> String {
+    let mut cleaned: Vec<u8> = bytes.iter().copied().filter(|&b| b != 0xFF).collect();
+    while cleaned.last() == Some(&0x1A) {
+        cleaned.pop();
+    }
+    text::decode(&cleaned, text::Legacy::Korean)
 }
 
 /// Collects lines into parts: `starts_game(index, line)` says a line begins a new game.
