@@ -346,7 +346,11 @@ fn run(cli: Cli) -> Result<(), String> {
             output.as_deref(),
             to.as_deref(),
             notation.as_deref(),
-            if all { None } else { Some(game) },
+            if all {
+                GamesToConvert::All
+            } else {
+                GamesToConvert::One(game)
+            },
         ),
         None => qipan::tui::run(app_offering_autosave(app)).map_err(|e| e.to_string()),
     }
@@ -402,14 +406,21 @@ fn read_chosen_game(
     Ok(games.swap_remove(chosen - 1))
 }
 
+/// Which games of a file `qipan convert` writes.
+enum GamesToConvert {
+    /// One game: `--game N`, or the first.
+    One(Option<usize>),
+    /// Every game, into one PGN (`--all`).
+    All,
+}
+
 /// `qipan convert`: reads any record, writes it in the format an extension or `--to` names.
-/// `game` picks one game of a file of several; `None` converts them all (PGN only).
 fn convert(
     input: &std::path::Path,
     output: Option<&std::path::Path>,
     to: Option<&str>,
     notation: Option<&str>,
-    game: Option<Option<usize>>,
+    games: GamesToConvert,
 ) -> Result<(), String> {
     use qipan::record::{self, pgn, Format};
     let notation = match notation {
@@ -448,13 +459,13 @@ fn convert(
         (_, None) => record::write(record, format),
     };
     let mut unreadable = 0;
-    let text = match game {
-        Some(number) => {
+    let text = match games {
+        GamesToConvert::One(number) => {
             let record =
                 read_chosen_game(input, number, "converting")?.map_err(|e| e.to_string())?;
             render(&record)?
         }
-        None => {
+        GamesToConvert::All => {
             if format != Format::Pgn {
                 return Err("--all writes PGN only: every game in one file".to_string());
             }
@@ -485,8 +496,9 @@ fn convert(
     };
     if unreadable > 0 {
         written?;
+        let games_word = if unreadable == 1 { "game" } else { "games" };
         return Err(format!(
-            "{}: {unreadable} games could not be read; the others were written",
+            "{}: {unreadable} {games_word} could not be read; the others were written",
             input.display()
         ));
     }

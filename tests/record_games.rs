@@ -246,6 +246,10 @@ fn convert_all_writes_every_readable_game_as_one_pgn() {
     assert!(!success, "a bad game fails the command");
     assert_eq!(out.matches("[Event ").count(), 2, "{out}");
     assert!(err.contains("game 2, line 11, move 2: zz"), "{err}");
+    assert!(
+        err.contains("bad.pgn: 1 game could not be read; the others were written"),
+        "{err}"
+    );
     let (success, _, err) = qipan(&["convert", bad.arg(), "--to", "fen", "--all"]);
     assert!(!success);
     assert!(err.contains("--all writes PGN only"), "{err}");
