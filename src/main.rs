@@ -382,16 +382,16 @@ fn read_chosen_game(
     number: Option<usize>,
     verb: &str,
 ) -> Result<Result<qipan::record::GameRecord, qipan::record::ImportError>, String> {
-    let mut games = qipan::record::read_all_file(path).map_err(|e| e.to_string())?;
-    let count = games.len();
     let chosen = number.unwrap_or(1);
-    if chosen == 0 || chosen > count {
+    let picked = qipan::record::read_nth_file(path, chosen).map_err(|e| e.to_string())?;
+    let count = picked.count;
+    let Some(game) = picked.game else {
         let games_word = if count == 1 { "game" } else { "games" };
         return Err(format!(
             "{}: {count} {games_word}; there is no game {chosen}",
             path.display()
         ));
-    }
+    };
     if count > 1 {
         let hint = match (number, verb) {
             (Some(_), _) => "",
@@ -403,7 +403,7 @@ fn read_chosen_game(
             path.display()
         );
     }
-    Ok(games.swap_remove(chosen - 1))
+    Ok(game)
 }
 
 /// Which games of a file `qipan convert` writes.

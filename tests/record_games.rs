@@ -117,6 +117,33 @@ fn two_kif_games_in_one_file() {
 }
 
 #[test]
+fn picking_one_game_reads_it_as_reading_all_does() {
+    let bad_pgn = THREE_PGN.replace("2. b2c2", "2. zz");
+    let every = all(&bad_pgn, "bad.pgn", Format::Pgn);
+    for number in 1..=3 {
+        let picked = record::read_nth_bytes(bad_pgn.as_bytes(), "bad.pgn", Format::Pgn, number);
+        assert_eq!(picked.count, 3);
+        match (picked.game.unwrap(), &every[number - 1]) {
+            (Ok(one), Ok(from_all)) => assert_eq!(one.game.moves(), from_all.game.moves()),
+            (Err(one), Err(from_all)) => assert_eq!(one.to_string(), from_all.to_string()),
+            (one, from_all) => panic!("game {number}: {one:?} but {from_all:?}"),
+        }
+    }
+    for number in [0, 4] {
+        let picked = record::read_nth_bytes(bad_pgn.as_bytes(), "bad.pgn", Format::Pgn, number);
+        assert!(picked.game.is_none());
+    }
+    let single = record::read_nth_bytes(b"1. h2e2 *\n", "one.pgn", Format::Pgn, 1);
+    assert_eq!(single.count, 1);
+    assert_eq!(single.game.unwrap().unwrap().game.moves().len(), 1);
+    assert!(
+        record::read_nth_bytes(b"1. h2e2 *\n", "one.pgn", Format::Pgn, 2)
+            .game
+            .is_none()
+    );
+}
+
+#[test]
 fn gib_games_one_after_another() {
     let folder = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records");
     let one = std::fs::read_to_string(format!("{folder}/janggi_utf8.gib")).unwrap();

@@ -17,16 +17,22 @@ pub struct Part {
     pub text: String,
 }
 
-/// Reads every game of a record file: the format from the extension, else from the
-/// content. The outer error is for a file that cannot be read at all.
-pub fn read_all_file(
-    path: &std::path::Path,
-) -> Result<Vec<Result<GameRecord, ImportError>>, ImportError> {
+/// Reads a record file's bytes and its format: from the extension, else the content.
+fn file_bytes(path: &std::path::Path) -> Result<(Vec<u8>, String, Format), ImportError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|error| file_error(&name, error.to_string()))?;
     let format = Format::from_extension(&name)
         .or_else(|| Format::sniff(&bytes))
         .unwrap_or(Format::Pgn);
+    Ok((bytes, name, format))
+}
+
+/// Reads every game of a record file: the format from the extension, else from the
+/// content. The outer error is for a file that cannot be read at all.
+pub fn read_all_file(
+    path: &std::path::Path,
+) -> Result<Vec<Result<GameRecord, ImportError>>, ImportError> {
+    let (bytes, name, format) = file_bytes(path)?;
     Ok(read_all_bytes(&bytes, &name, format))
 }
 
@@ -39,32 +45,83 @@ pub fn read_all_bytes(
     file: &str,
     format: Format,
 ) -> Vec<Result<GameRecord, ImportError>> {
-    let parts = match format {
+    let parts = split(bytes, format);
+    if parts.len() <= 1 {
+        return vec![super::read_bytes(bytes, file, format)];
+    }
+    parts
+        .iter()
+        .enumerate()
+        .map(|(index, part)| read_part(part, index + 1, file, format))
+        .collect()
+}
+
+/// One game picked from a file: how many games the file holds, and the game asked for
+/// (`None` when there is no game of that number).
+#[derive(Debug)]
+pub struct PickedGame {
+    /// The number of games in the file (at least 1).
+    pub count: usize,
+    /// The game asked for, read, when the file has it.
+    pub game: Option<Result<GameRecord, ImportError>>,
+}
+
+/// Reads game `number` (1-based) of a record file and counts the others without reading
+/// them, so picking from a file of thousands of games stays quick.
+pub fn read_nth_file(path: &std::path::Path, number: usize) -> Result<PickedGame, ImportError> {
+    let (bytes, name, format) = file_bytes(path)?;
+    Ok(read_nth_bytes(&bytes, &name, format, number))
+}
+
+/// Reads game `number` (1-based) of a record in a known format, as [`read_all_bytes`]
+/// would read it, and counts the games.
+pub fn read_nth_bytes(bytes: &[u8], file: &str, format: Format, number: usize) -> PickedGame {
+    let parts = split(bytes, format);
+    if parts.len() <= 1 {
+        return PickedGame {
+            count: 1,
+            game: (number == 1).then(|| super::read_bytes(bytes, file, format)),
+        };
+    }
+    let game = number
+        .checked_sub(1)
+        .and_then(|index| parts.get(index))
+        .map(|part| read_part(part, number, file, format));
+    PickedGame {
+        count: parts.len(),
+        game,
+    }
+}
+
+/// The games of a file in a format that can hold several; empty for the others.
+fn split(bytes: &[u8], format: Format) -> Vec<Part> {
+    match format {
         Format::Pgn => split_pgn(&decode_pgn(bytes)),
         Format::Csa => split_csa(&kif::decode(bytes)),
         Format::Kif => split_kif(&kif::decode(bytes)),
         // `.gib` games are tag lines and movetext like PGN's.
         Format::Gib => split_pgn(&decode_gib(bytes)),
         _ => Vec::new(),
-    };
-    if parts.len() <= 1 {
-        return vec![super::read_bytes(bytes, file, format)];
     }
-    parts
-        .into_iter()
-        .enumerate()
-        .map(|(index, part)| {
-            // The part is already decoded: a byte-order mark makes every reader take it
-            // as UTF-8, whatever encoding an `encoding=` line in it declares.
-            let mut part_bytes = b"\xEF\xBB\xBF".to_vec();
-            part_bytes.extend_from_slice(part.text.as_bytes());
-            super::read_bytes(&part_bytes, file, format).map_err(|mut error| {
-                error.line = error.line.map(|line| line + part.first_line - 1);
-                error.game = u32::try_from(index + 1).ok();
-                error
-            })
-        })
-        .collect()
+}
+
+/// Reads game `number` of a file of several from its part: errors name the game and the
+/// line in the whole file.
+fn read_part(
+    part: &Part,
+    number: usize,
+    file: &str,
+    format: Format,
+) -> Result<GameRecord, ImportError> {
+    // The part is already decoded: a byte-order mark makes every reader take it as
+    // UTF-8, whatever encoding an `encoding=` line in it declares.
+    let mut part_bytes = b"\xEF\xBB\xBF".to_vec();
+    part_bytes.extend_from_slice(part.text.as_bytes());
+    super::read_bytes(&part_bytes, file, format).map_err(|mut error| {
+        error.line = error.line.map(|line| line + part.first_line - 1);
+        error.game = u32::try_from(number).ok();
+        error
+    })
 }
 
 /// Decodes PGN bytes as the PGN reader does (UTF-8, else GBK or CP949 by content).

@@ -26,7 +26,7 @@ pub mod position_line;
 pub mod text;
 pub mod times;
 
-pub use games::{read_all_bytes, read_all_file};
+pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, PickedGame};
 
 use crate::rules::game::Game;
 use crate::rules::Outcome;
