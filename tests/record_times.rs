@@ -306,3 +306,30 @@ fn timed_files_match_the_golden_files_cshogi_reads() {
         }
     }
 }
+
+#[test]
+fn absurd_times_never_panic_a_writer() {
+    let text = "[Variant \"xiangqi\"]\n\n1. h2e2 {[%emt 5000000000000000:00:00]} h9g7 \
+                {[%emt 5000000000000000:00:00]} 2. h0g2 {[%emt 5000000000000000:00:00]} *\n";
+    let read = pgn::read(text.as_bytes(), "huge.pgn").unwrap();
+    assert_eq!(read.move_times.len(), 3);
+    let _ = record::write(&read, Format::Pgn).unwrap();
+    let mut shogi = GameRecord::new(random_game(Variant::Shogi, 4, 3));
+    shogi.move_times = vec![Some(Duration::MAX); 4];
+    let kif_text = kif::write(&shogi);
+    let csa_text = csa::write_v3(&shogi);
+    assert_eq!(
+        kif::read(kif_text.as_bytes(), "huge.kifu")
+            .unwrap()
+            .move_times
+            .len(),
+        4
+    );
+    assert_eq!(
+        csa::read(csa_text.as_bytes(), "huge.csa")
+            .unwrap()
+            .move_times
+            .len(),
+        4
+    );
+}

@@ -1007,7 +1007,7 @@ pub fn write(record: &GameRecord) -> String {
             Some(time) => {
                 // Each side's running total, as Kakinoki's column counts it.
                 let mover = position.side_to_move().index();
-                totals[mover] += time;
+                totals[mover] = totals[mover].saturating_add(time);
                 let padding = " ".repeat(13usize.saturating_sub(display_width(&text)).max(1));
                 let column = super::times::kif_column(time, totals[mover]);
                 out.push_str(&format!("{:>4} {text}{padding}{column}\n", index + 1));
