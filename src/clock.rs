@@ -391,6 +391,9 @@ pub struct Clock {
     since: Option<Instant>,
     /// The side whose time ran out.
     flagged: Option<Side>,
+    /// What the running side has been charged for its current turn (pauses excluded),
+    /// for the record's move times.
+    turn_spent: Duration,
 }
 
 impl Clock {
@@ -407,6 +410,7 @@ impl Clock {
             running: None,
             since: None,
             flagged: None,
+            turn_spent: Duration::ZERO,
         }
     }
 
@@ -429,6 +433,7 @@ impl Clock {
     fn charge(&mut self, now: Instant) {
         if let (Some(side), Some(since)) = (self.running, self.since) {
             let elapsed = now.saturating_duration_since(since);
+            self.turn_spent += elapsed;
             let (time, flagged) = self.times[side.index()].spend(self.control, elapsed);
             self.times[side.index()] = time;
             if flagged && self.flagged.is_none() {
@@ -445,6 +450,17 @@ impl Clock {
         self.charge(now);
         self.running = Some(side);
         self.since = (!paused).then_some(now);
+        self.turn_spent = Duration::ZERO;
+    }
+
+    /// How long the running side has thought on its current turn by `now`, paused time
+    /// excluded: the time a record gives the move it is about to make.
+    pub fn turn_time(&self, now: Instant) -> Duration {
+        let live = match (self.running, self.since) {
+            (Some(_), Some(since)) => now.saturating_duration_since(since),
+            _ => Duration::ZERO,
+        };
+        self.turn_spent + live
     }
 
     /// The running side completed a move at `now`: it is charged, gets its Fischer
@@ -465,6 +481,7 @@ impl Clock {
         }
         self.running = Some(side.opponent());
         self.since = Some(now);
+        self.turn_spent = Duration::ZERO;
     }
 
     /// Stops both clocks for good (the game ended).

@@ -100,6 +100,9 @@ enum Mode {
     Open {
         /// The record file.
         file: std::path::PathBuf,
+        /// Which game of a file holding several to open (1 = the first).
+        #[arg(long, value_name = "N")]
+        game: Option<usize>,
     },
     /// Convert a game record: `convert IN OUT` (formats from the extensions) or
     /// `convert IN --to FORMAT` (to standard output).
@@ -115,6 +118,12 @@ enum Mode {
         /// korean (janggi default), korean-hanja or uci.
         #[arg(long, value_name = "NOTATION")]
         notation: Option<String>,
+        /// Which game of a file holding several to convert (1 = the first).
+        #[arg(long, value_name = "N", conflicts_with = "all")]
+        game: Option<usize>,
+        /// Convert every game of the file into one PGN.
+        #[arg(long)]
+        all: bool,
     },
     /// The configuration file: where it is, an example, a check.
     Config {
@@ -311,8 +320,8 @@ fn run(cli: Cli) -> Result<(), String> {
             println!("{}", variant.start().fen());
             Ok(())
         }
-        Some(Mode::Open { file }) => {
-            let (record, problem) = match qipan::record::read_file(&file) {
+        Some(Mode::Open { file, game }) => {
+            let (record, problem) = match read_chosen_game(&file, game, "opening")? {
                 Ok(record) => (record, None),
                 Err(mut error) => match error.partial.take() {
                     Some(partial) => {
@@ -330,11 +339,18 @@ fn run(cli: Cli) -> Result<(), String> {
             output,
             to,
             notation,
+            game,
+            all,
         }) => convert(
             &input,
             output.as_deref(),
             to.as_deref(),
             notation.as_deref(),
+            if all {
+                GamesToConvert::All
+            } else {
+                GamesToConvert::One(game)
+            },
         ),
         None => qipan::tui::run(app_offering_autosave(app)).map_err(|e| e.to_string()),
     }
@@ -359,12 +375,52 @@ fn add_engine_flags(app: &mut App, flags: &[String], hint: Option<&str>) -> Resu
     Ok(())
 }
 
+/// Reads game `number` (default 1) of a record file; when the file holds several, says
+/// so in one line on standard error (`big.pgn: 37 games; opening game 1 (use --game N)`).
+fn read_chosen_game(
+    path: &std::path::Path,
+    number: Option<usize>,
+    verb: &str,
+) -> Result<Result<qipan::record::GameRecord, qipan::record::ImportError>, String> {
+    let chosen = number.unwrap_or(1);
+    let picked = qipan::record::read_nth_file(path, chosen).map_err(|e| e.to_string())?;
+    let count = picked.count;
+    let Some(game) = picked.game else {
+        let games_word = if count == 1 { "game" } else { "games" };
+        return Err(format!(
+            "{}: {count} {games_word}; there is no game {chosen}",
+            path.display()
+        ));
+    };
+    if count > 1 {
+        let hint = match (number, verb) {
+            (Some(_), _) => "",
+            (None, "converting") => " (use --game N, or --all for PGN)",
+            (None, _) => " (use --game N)",
+        };
+        eprintln!(
+            "{}: {count} games; {verb} game {chosen}{hint}",
+            path.display()
+        );
+    }
+    Ok(game)
+}
+
+/// Which games of a file `qipan convert` writes.
+enum GamesToConvert {
+    /// One game: `--game N`, or the first.
+    One(Option<usize>),
+    /// Every game, into one PGN (`--all`).
+    All,
+}
+
 /// `qipan convert`: reads any record, writes it in the format an extension or `--to` names.
 fn convert(
     input: &std::path::Path,
     output: Option<&std::path::Path>,
     to: Option<&str>,
     notation: Option<&str>,
+    games: GamesToConvert,
 ) -> Result<(), String> {
     use qipan::record::{self, pgn, Format};
     let notation = match notation {
@@ -388,8 +444,7 @@ fn convert(
             return Err("say where to: convert IN OUT, or convert IN --to FORMAT".to_string())
         }
     };
-    let record = record::read_file(input).map_err(|e| e.to_string())?;
-    let text = match (format, notation) {
+    let render = |record: &record::GameRecord| match (format, notation) {
         (Format::Pgn, Some(notation)) => {
             if !Notation::for_game(record.game.variant().kind()).contains(&notation) {
                 return Err(format!(
@@ -398,19 +453,56 @@ fn convert(
                     record.game.variant().id()
                 ));
             }
-            pgn::write(&record, notation)
+            Ok(pgn::write(record, notation))
         }
-        (_, Some(_)) => return Err("--notation applies to PGN output only".to_string()),
-        (_, None) => record::write(&record, format)?,
+        (_, Some(_)) => Err("--notation applies to PGN output only".to_string()),
+        (_, None) => record::write(record, format),
     };
-    match output {
+    let mut unreadable = 0;
+    let text = match games {
+        GamesToConvert::One(number) => {
+            let record =
+                read_chosen_game(input, number, "converting")?.map_err(|e| e.to_string())?;
+            render(&record)?
+        }
+        GamesToConvert::All => {
+            if format != Format::Pgn {
+                return Err("--all writes PGN only: every game in one file".to_string());
+            }
+            let games = record::read_all_file(input).map_err(|e| e.to_string())?;
+            let mut texts = Vec::new();
+            for result in games {
+                match result {
+                    Ok(record) => texts.push(render(&record)?),
+                    Err(error) => {
+                        eprintln!("qipan: {error}");
+                        unreadable += 1;
+                    }
+                }
+            }
+            if texts.is_empty() {
+                return Err(format!("{}: no game could be read", input.display()));
+            }
+            texts.join("\n")
+        }
+    };
+    let written = match output {
         Some(path) => record::autosave::write_atomically(path, &text)
             .map_err(|e| format!("{}: {e}", path.display())),
         None => {
             print!("{text}");
             Ok(())
         }
+    };
+    if unreadable > 0 {
+        written?;
+        let games_word = if unreadable == 1 { "game" } else { "games" };
+        return Err(format!(
+            "{}: {unreadable} {games_word} could not be read; the others were written",
+            input.display()
+        ));
     }
+    written
 }
 
 fn main() -> ExitCode {

@@ -67,11 +67,17 @@ impl App {
     }
 
     /// After a move: the mover's clock stops (with its increment or fresh period), the
-    /// opponent's starts.
+    /// opponent's starts, and the move's time is kept for the record.
     pub(super) fn clock_after_move(&mut self) {
         let now = self.now();
-        if let Some(clock) = self.play.as_mut().and_then(|p| p.clock.as_mut()) {
+        let Some(play) = self.play.as_mut() else {
+            return;
+        };
+        if let Some(clock) = play.clock.as_mut() {
+            let spent = clock.turn_time(now);
             clock.complete_move(now);
+            let ply = play.game.moves().len();
+            crate::record::times::set(&mut play.move_times, ply, spent);
         }
     }
 

@@ -385,6 +385,9 @@ pub struct Play {
     pub hint: Option<Move>,
     /// The final score of each CPU search of this game, for answering draw offers.
     pub evaluations: Vec<draw::Evaluation>,
+    /// The time each move took by the clock (index 0 = first move; `None` when
+    /// untimed or replayed), for the saved record.
+    pub move_times: Vec<Option<std::time::Duration>>,
 }
 
 impl Play {
@@ -595,6 +598,7 @@ impl App {
                     clock.time(Side::Second, self.now()),
                 ],
             }),
+            move_times: play.move_times.clone(),
         })
     }
 
@@ -625,6 +629,7 @@ impl App {
             play.flipped = saved.flipped;
             play.flip_every_turn = saved.flip_every_turn;
             play.notation = saved.notation;
+            play.move_times = saved.move_times;
             play.face_the_mover();
         }
         self.autosave();
@@ -807,6 +812,7 @@ impl App {
             hint_search: None,
             hint: None,
             evaluations: Vec::new(),
+            move_times: Vec::new(),
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -1384,6 +1390,7 @@ impl App {
         // Scores of taken-back positions no longer speak for the game.
         let played = play.game.moves().len();
         play.evaluations.retain(|e| e.ply < played);
+        play.move_times.truncate(played);
         self.status = None;
         self.overlay = None;
         self.clock_to_mover();

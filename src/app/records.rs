@@ -42,6 +42,10 @@ impl App {
         self.options = StartOptions::for_variant(variant);
         let players = [Player::Human, Player::Human];
         self.begin(record.game, players, None);
+        // Saving the opened game again keeps the times its file stated.
+        if let Some(play) = &mut self.play {
+            play.move_times = record.move_times;
+        }
         match problem {
             Some(problem) => self.show_error(Key::StatusOpenedPartly, problem),
             None => {
@@ -70,6 +74,7 @@ impl App {
                 None => break,
             }
         }
+        play.move_times.truncate(play.game.moves().len());
         play.selection = None;
         play.targets.clear();
         play.history_recorded = false;
@@ -82,7 +87,8 @@ impl App {
         self.after_change_without_game_over();
     }
 
-    /// The game as a record: players and the result in headers the writers know.
+    /// The game as a record: players and the result in headers the writers know, and
+    /// each move's time when the game was timed.
     pub fn game_record(&self) -> Option<GameRecord> {
         let play = self.play.as_ref()?;
         let mut record = GameRecord::new(play.game.clone());
@@ -104,6 +110,8 @@ impl App {
         record.headers.push((first.into(), name(play.players[0])));
         record.headers.push((second.into(), name(play.players[1])));
         record.result = play.game.outcome();
+        record.move_times = play.move_times.clone();
+        crate::record::times::tidy(&mut record.move_times, play.game.moves().len());
         Some(record)
     }
 
@@ -520,5 +528,116 @@ mod tests {
             Some("x.pgn: line 3, move 2: zz: not a move"),
         );
         assert!(broken.status.as_ref().unwrap().text.contains("line 3"));
+    }
+    /// A timed game of `variant` against nobody but the test, on a manual clock.
+    fn timed_hotseat(variant: Variant, control: &str) -> App {
+        let mut app = App::new(Settings::default());
+        app.time = crate::clock::TimeSource::manual();
+        app.options = StartOptions {
+            players: [Player::Human, Player::Human],
+            time: control.parse().unwrap(),
+            ..StartOptions::for_variant(variant)
+        };
+        app.start_game();
+        app
+    }
+
+    /// Thinks for `seconds`, then plays `text`.
+    fn think_and_play(app: &mut App, seconds: u64, text: &str) {
+        app.time.advance(std::time::Duration::from_secs(seconds));
+        app.update(Action::Tick);
+        let position = app.play.as_ref().unwrap().game.position().clone();
+        let mv = crate::ui::benchmark::parse_move(&position, text).expect(text);
+        app.play_move(mv);
+    }
+
+    /// The record the save prompt hands to the event loop.
+    fn saved_record(app: &mut App) -> GameRecord {
+        app.take_effects();
+        app.update(Action::Save);
+        for c in "timed".chars() {
+            app.update(Action::PromptChar(c));
+        }
+        app.update(Action::Select);
+        app.take_effects()
+            .into_iter()
+            .find_map(|effect| match effect {
+                Effect::SaveRecord { record, .. } => Some(*record),
+                _ => None,
+            })
+            .expect("a record to save")
+    }
+
+    #[test]
+    fn a_timed_games_saved_record_has_each_moves_time() {
+        use std::time::Duration;
+        let mut app = timed_hotseat(Variant::Shogi, "10m");
+        think_and_play(&mut app, 3, "7g7f");
+        think_and_play(&mut app, 65, "3c3d");
+        // A pause does not count as thinking.
+        app.time.advance(Duration::from_secs(2));
+        app.update(Action::Pause);
+        app.time.advance(Duration::from_secs(100));
+        app.update(Action::Pause);
+        think_and_play(&mut app, 5, "2g2f");
+        let record = saved_record(&mut app);
+        let secs = |n| Some(Duration::from_secs(n));
+        assert_eq!(record.move_times, vec![secs(3), secs(65), secs(7)]);
+        let kif = crate::record::kif::write(&record);
+        assert!(kif.contains(" ( 0:03/00:00:03)\n"), "{kif}");
+        assert!(kif.contains(" ( 1:05/00:01:05)\n"), "{kif}");
+        assert!(kif.contains(" ( 0:07/00:00:10)\n"), "{kif}");
+
+        // Taking a move back drops its time; the move played instead has its own.
+        app.undo();
+        assert_eq!(app.play.as_ref().unwrap().move_times.len(), 2);
+        think_and_play(&mut app, 9, "6g6f");
+        let record = saved_record(&mut app);
+        assert_eq!(record.move_times, vec![secs(3), secs(65), secs(9)]);
+
+        let mut janggi = timed_hotseat(
+            Variant::Janggi(crate::rules::janggi::JanggiRules::KJA),
+            "5m",
+        );
+        think_and_play(&mut janggi, 4, "a4b4");
+        think_and_play(&mut janggi, 12, "a7b7");
+        // A resumed game (the autosave) keeps the times of the moves before it.
+        let saved = janggi.saved_game().unwrap();
+        assert_eq!(saved.move_times.len(), 2);
+        let mut resumed = timed_hotseat(Variant::Shogi, "5m");
+        resumed.resume_saved(saved);
+        assert_eq!(resumed.play.as_ref().unwrap().move_times.len(), 2);
+        let record = saved_record(&mut janggi);
+        let pgn = crate::record::write(&record, crate::record::Format::Pgn).unwrap();
+        assert!(pgn.contains("{[%emt 0:00:04]}"), "{pgn}");
+        assert!(pgn.contains("{[%emt 0:00:12]}"), "{pgn}");
+    }
+
+    #[test]
+    fn untimed_games_and_opened_records_keep_what_they_have() {
+        let mut app = App::with_game(
+            Settings::default(),
+            StartOptions::for_variant(Variant::Xiangqi),
+        );
+        let mv = app
+            .play
+            .as_ref()
+            .unwrap()
+            .game
+            .position()
+            .parse_uci("h3e3")
+            .unwrap();
+        app.play_move(mv);
+        assert!(app.game_record().unwrap().move_times.is_empty());
+
+        let mut game = Game::from_variant(Variant::Xiangqi);
+        for text in ["h3e3", "h10g8"] {
+            let mv = game.position().parse_uci(text).unwrap();
+            game.play(mv).unwrap();
+        }
+        let mut record = GameRecord::new(game);
+        record.move_times = vec![None, Some(std::time::Duration::from_secs(8))];
+        let app = App::from_record(Settings::default(), record.clone(), None);
+        assert_eq!(app.game_record().unwrap().move_times, record.move_times);
     }
 }

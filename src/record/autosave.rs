@@ -20,6 +20,8 @@
 //! `clock` (timed games only) is the time control, then for each side, first player
 //! first, its main time left, byoyomi periods left and the current period's time left
 //! (times in milliseconds), so a resumed game continues with the clocks as they were.
+//! `times` (when some move has one) gives each move's time in milliseconds, `-` when
+//! unknown (`times 3000 - 65250`), so the resumed game's record keeps them.
 
 use crate::clock::{SideTime, TimeControl};
 use crate::rules::any::{AnyPosition, Variant};
@@ -91,6 +93,9 @@ pub struct SavedGame {
     /// The clocks when the game was saved; `None` in an untimed game (and in files
     /// written before clocks existed).
     pub clock: Option<SavedClock>,
+    /// The time each move took (index 0 = first move, `None` unknown); empty when no
+    /// move has one. Written as the `times` line so a resumed game's record keeps them.
+    pub move_times: Vec<Option<Duration>>,
 }
 
 /// The clocks of a saved game.
@@ -251,7 +256,38 @@ pub fn to_text(saved: &SavedGame) -> String {
         }
         text.push('\n');
     }
+    if saved.move_times.iter().any(Option::is_some) {
+        let times: Vec<String> = saved
+            .move_times
+            .iter()
+            .take(game.moves().len())
+            .map(|time| time.map_or("-".to_string(), |t| t.as_millis().to_string()))
+            .collect();
+        text.push_str(&format!("times {}\n", times.join(" ")));
+    }
     text
+}
+
+/// Reads the value of a `times` line: a move's time in milliseconds, or `-`, per move.
+fn parse_times(value: &str, moves: usize) -> Result<Vec<Option<Duration>>, String> {
+    let mut times = Vec::new();
+    for word in value.split_whitespace() {
+        if word == "-" {
+            times.push(None);
+            continue;
+        }
+        let millis: u64 = word
+            .parse()
+            .map_err(|_| format!("bad times: '{word}' is not milliseconds or '-'"))?;
+        times.push(Some(Duration::from_millis(millis)));
+    }
+    if times.len() > moves {
+        return Err(format!(
+            "bad times: {} times for {moves} moves",
+            times.len()
+        ));
+    }
+    Ok(times)
 }
 
 /// Reads the value of a `clock` line: `<control> | <main ms> <periods> <period ms> | …`.
@@ -452,6 +488,12 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
         None => None,
         Some((line, value)) => Some(parse_clock(value).map_err(|m| invalid(Some(line), m))?),
     };
+    let move_times = match field("times") {
+        None => Vec::new(),
+        Some((line, value)) => {
+            parse_times(value, game.moves().len()).map_err(|m| invalid(Some(line), m))?
+        }
+    };
     Ok(SavedGame {
         game,
         players,
@@ -459,6 +501,7 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
         flip_every_turn,
         notation,
         clock,
+        move_times,
     })
 }
 
@@ -512,6 +555,7 @@ mod tests {
             flip_every_turn: false,
             notation: None,
             clock: None,
+            move_times: Vec::new(),
         }
     }
 
@@ -662,6 +706,36 @@ mod tests {
             let mut damaged = good.clone();
             damaged.replace_range(index..=index, "#");
             let _ = from_text(&damaged, "autosave.txt");
+        }
+    }
+
+    #[test]
+    fn move_times_round_trip_and_bad_ones_are_errors() {
+        let mut game = Game::from_variant(Variant::Shogi);
+        play_some(&mut game, 4);
+        let mut original = saved(game);
+        original.move_times = vec![
+            Some(Duration::from_millis(3_000)),
+            None,
+            Some(Duration::from_millis(65_250)),
+        ];
+        let text = to_text(&original);
+        assert!(text.contains("\ntimes 3000 - 65250\n"), "{text}");
+        let loaded = from_text(&text, "autosave.txt").unwrap();
+        assert_eq!(loaded.move_times, original.move_times);
+        // No times: no line, and an empty list back.
+        assert!(!good_text().contains("times"));
+        assert!(from_text(&good_text(), "autosave.txt")
+            .unwrap()
+            .move_times
+            .is_empty());
+        for (bad, why) in [
+            ("times 3000 soon", "'soon' is not milliseconds"),
+            ("times 1 2 3 4 5", "5 times for 4 moves"),
+        ] {
+            let damaged = text.replace("times 3000 - 65250", bad);
+            let error = from_text(&damaged, "autosave.txt").unwrap_err().to_string();
+            assert!(error.contains(why), "{error}");
         }
     }
 

@@ -3,14 +3,14 @@
 //! Reads `V2.2`/`V3.0`, player names (`N+`, `N-`), `$KEY:value` fields, the start as `PI`
 //! (the even start minus listed pieces) or `P1`…`P9` ranks with `P+`/`P-` pieces and hands
 //! (`00AL` = every remaining piece), the side to move, moves (`+7776FU`, the piece named
-//! after the move, so promotion is read by comparing with the origin), `T` times, `%` end
-//! words and `'` comments. Several statements may share a line, joined by `,`. A `/` line
+//! after the move, so promotion is read by comparing with the origin), `T` times (the
+//! move's time, [`GameRecord::move_times`]), `%` end words and `'` comments. Several statements may share a line, joined by `,`. A `/` line
 //! ends the first game; later games in the file are not read.
 //!
 //! Headers keep the format's names: `N+`, `N-` and `$EVENT`-style keys (with the `$`).
 
 use super::kif::{self, file_rank_of, import_error, square_of};
-use super::{GameRecord, ImportError};
+use super::{times, GameRecord, ImportError};
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
 use crate::rules::shogi::{self, kind, ShogiPosition};
@@ -282,6 +282,9 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     let mut early_comments: Vec<String> = Vec::new();
     let mut setup = Setup::new();
     let mut record: Option<GameRecord> = None;
+    // True right after a move, whose `T` line may follow; a `T` after `%TORYO` is the
+    // time spent resigning, which no move keeps.
+    let mut after_move = false;
     'lines: for (index, raw) in text.lines().enumerate() {
         let line_number = index + 1;
         let line = raw.trim_end();
@@ -325,10 +328,26 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                             let number = current.game.moves().len() + 1;
                             return Err(fail(Some(current), reason, Some(number)));
                         }
+                        after_move = true;
                         continue;
                     }
-                    'T' => continue,
+                    'T' => {
+                        let Some(time) = times::parse_seconds(&statement[1..]) else {
+                            let number = current.game.moves().len();
+                            return Err(fail(
+                                Some(current),
+                                "not a move time (T12, T12.345)".to_string(),
+                                Some(number.max(1)),
+                            ));
+                        };
+                        if std::mem::take(&mut after_move) {
+                            let ply = current.game.moves().len();
+                            times::set(&mut current.move_times, ply, time);
+                        }
+                        continue;
+                    }
                     '%' => {
+                        after_move = false;
                         match special_outcome(statement, &current.game) {
                             Some(result) => {
                                 if current.result.is_none() {
@@ -415,6 +434,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             text: String::new(),
             reason: "no side to move (+ or -) line: not a CSA record".to_string(),
             partial: None,
+            game: None,
         }),
     }
 }
@@ -584,6 +604,15 @@ fn write_version(record: &GameRecord, version: &str) -> String {
             "{to_file}{to_rank}{}\n",
             CODES.get(kind_after as usize).copied().unwrap_or("FU")
         ));
+        if let Some(time) = record.move_time(index + 1) {
+            // V2.2 counts whole seconds; V3.0 allows milliseconds.
+            let seconds = if version == "V2.2" {
+                time.as_secs().to_string()
+            } else {
+                times::format_seconds(time)
+            };
+            out.push_str(&format!("T{seconds}\n"));
+        }
         write_comments(&mut out, &record.comments, index + 1);
     }
     if let Some(outcome) = record.result.or(game.outcome()) {

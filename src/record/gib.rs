@@ -165,6 +165,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                     text: mv_text.to_string(),
                     reason,
                     partial: Some(Box::new(record)),
+                    game: None,
                 });
             }
         }

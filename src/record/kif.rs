@@ -2,7 +2,8 @@
 //!
 //! Reads UTF-8 and Shift_JIS/CP932 files: header fields (`先手：…`), a `手合割` handicap
 //! name or a BOD board diagram as the start, numbered move lines with origins
-//! (`   1 ７六歩(77)   ( 0:16/00:00:16)`), end words (投了, 千日手, …), `*` comments. Bookmarks
+//! (`   1 ７六歩(77)   ( 0:16/00:00:16)`, the time kept in [`GameRecord::move_times`]
+//! and written back with each side's running total), end words (投了, 千日手, …), `*` comments. Bookmarks
 //! (`&`) are skipped, and variations (`変化：N手`) are skipped with the main line kept.
 //! Writes UTF-8 KIF with a `#KIF version=2.0 encoding=UTF-8` first line.
 //!
@@ -183,6 +184,7 @@ pub(crate) fn import_error(
         text: text.trim().to_string(),
         reason: reason.into(),
         partial: partial.map(Box::new),
+        game: None,
     }
 }
 
@@ -968,6 +970,17 @@ fn read_move_line(
     if let Err(why) = record.game.play(mv) {
         return Err(fail(record, why.describe().to_string()));
     }
+    // The 消費時間 column after the move text: `( 0:16/00:01:05)`.
+    let column = body
+        .split_once([' ', '\t'])
+        .map_or("", |(_, rest)| rest)
+        .trim()
+        .trim_end_matches('+')
+        .trim_end();
+    if let Some(time) = super::times::parse_kif_column(column) {
+        let ply = record.game.moves().len();
+        super::times::set(&mut record.move_times, ply, time);
+    }
     Ok(())
 }
 
@@ -986,10 +999,21 @@ pub fn write(record: &GameRecord) -> String {
     out.push_str("手数----指手---------消費時間--\n");
     write_comments(&mut out, &record.comments, 0);
     let mut previous: Option<Move> = None;
+    let mut totals = [std::time::Duration::ZERO; 2];
     for (index, &mv) in game.moves().iter().enumerate() {
         let position = &game.positions()[index];
         let text = kif_move_text(position, mv, previous);
-        out.push_str(&format!("{:>4} {}\n", index + 1, text));
+        match record.move_time(index + 1) {
+            Some(time) => {
+                // Each side's running total, as Kakinoki's column counts it.
+                let mover = position.side_to_move().index();
+                totals[mover] = totals[mover].saturating_add(time);
+                let padding = " ".repeat(13usize.saturating_sub(display_width(&text)).max(1));
+                let column = super::times::kif_column(time, totals[mover]);
+                out.push_str(&format!("{:>4} {text}{padding}{column}\n", index + 1));
+            }
+            None => out.push_str(&format!("{:>4} {}\n", index + 1, text)),
+        }
         write_comments(&mut out, &record.comments, index + 1);
         previous = Some(mv);
     }
@@ -1006,6 +1030,11 @@ pub fn write(record: &GameRecord) -> String {
         }
     }
     out
+}
+
+/// The width of KIF text in a fixed-width font: full-width characters take two columns.
+fn display_width(text: &str) -> usize {
+    text.chars().map(|c| if c.is_ascii() { 1 } else { 2 }).sum()
 }
 
 /// One move in KIF form: `７六歩(77)`, `同　銀(31)`, `２二角成(88)`, `４五角打`.

@@ -7,14 +7,16 @@
 //! [`GameRecord`]: a [`Game`] (start position and legal moves, replayed through the
 //! rules engine) plus what the file said about it.
 //!
+//! [`read_all_file`] reads every game of a file that holds several ([`games`]).
 //! [`read_file`] picks the reader by extension ([`Format::from_extension`]) or, for
-//! other names, by content ([`Format::sniff`]); [`write`] renders a record in a format.
+//! other names, by content ([`Format::sniff`]); [`write()`] renders a record in a format.
 //! [`pgn`] and [`gib`] are the xiangqi/janggi formats, [`position_line`] the FEN and
 //! engine `position … moves …` forms, [`text`] what the text readers share, and
 //! [`library`] where the interface saves records.
 
 pub mod autosave;
 pub mod csa;
+pub mod games;
 pub mod gib;
 pub mod ki2;
 pub mod kif;
@@ -22,10 +24,14 @@ pub mod library;
 pub mod pgn;
 pub mod position_line;
 pub mod text;
+pub mod times;
+
+pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, PickedGame};
 
 use crate::rules::game::Game;
 use crate::rules::Outcome;
 use std::fmt;
+use std::time::Duration;
 
 /// A game read from or written to a record file.
 #[derive(Clone, Debug)]
@@ -42,6 +48,11 @@ pub struct GameRecord {
     /// The result the file states, when it states one (a resignation, a time loss, an
     /// agreed draw). A result the rules decide on the board is in [`Game::outcome`] too.
     pub result: Option<Outcome>,
+    /// The time each move took, as the file states it (KIF's 消費時間 column, CSA's `T`
+    /// lines, PGN's `[%emt …]`) or the clock measured it: index 0 is the first move,
+    /// `None` where no time is known. Empty when no move states one, and never longer
+    /// than the moves; [`times`] reads and writes it.
+    pub move_times: Vec<Option<Duration>>,
 }
 
 impl GameRecord {
@@ -52,7 +63,13 @@ impl GameRecord {
             headers: Vec::new(),
             comments: Vec::new(),
             result: None,
+            move_times: Vec::new(),
         }
+    }
+
+    /// The time of the move that made `ply` (1-based: ply 1 is the first move), if known.
+    pub fn move_time(&self, ply: usize) -> Option<Duration> {
+        times::get(&self.move_times, ply)
     }
 
     /// The value of the first header called `name` (exact, case-sensitive match).
@@ -80,6 +97,9 @@ pub struct ImportError {
     pub reason: String,
     /// The game up to the last good move, when the header and start position were read.
     pub partial: Option<Box<GameRecord>>,
+    /// The 1-based number of the game in a file of several ([`read_all_bytes`]); `None`
+    /// for a file's only game. (A `u32` keeps the error small enough to return by value.)
+    pub game: Option<u32>,
 }
 
 impl ImportError {
@@ -97,21 +117,28 @@ impl ImportError {
             text: text.to_string(),
             reason: reason.into(),
             partial: None,
+            game: None,
         }
     }
 }
 
 impl fmt::Display for ImportError {
-    /// `game.kif: line 37, move 24: 同歩: no previous move ends on a square`.
+    /// `game.kif: line 37, move 24: 同歩: no previous move ends on a square`, with
+    /// `game 2, ` before the line in a file of several games.
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(formatter, "{}", self.file)?;
+        let mut separator = ":";
+        if let Some(game) = self.game {
+            write!(formatter, ": game {game}")?;
+            separator = ",";
+        }
         if let Some(line) = self.line {
-            write!(formatter, ": line {line}")?;
+            write!(formatter, "{separator} line {line}")?;
             if let Some(number) = self.move_number {
                 write!(formatter, ", move {number}")?;
             }
         } else if let Some(number) = self.move_number {
-            write!(formatter, ": move {number}")?;
+            write!(formatter, "{separator} move {number}")?;
         }
         if !self.text.is_empty() {
             write!(formatter, ": {}", self.text)?;

@@ -4,11 +4,12 @@
 //! janggi). FORMATS.md §2.6 and §4.3.
 //!
 //! Reading takes tag pairs, `FEN`, `Variant`/`Game`, movetext in any notation of the
-//! game (the `Format` tag's first, then detected per move), `{…}` and `;` comments; NAGs
+//! game (the `Format` tag's first, then detected per move), `{…}` and `;` comments (a
+//! `[%emt 0:00:05]` command in one is the move's time, [`GameRecord::move_times`]); NAGs
 //! and `( … )` variations are skipped. Only the first game of a file is read.
 
 use super::text::{self, decode, Legacy, MoveReader};
-use super::{GameRecord, ImportError};
+use super::{times, GameRecord, ImportError};
 use crate::rules::any::{AnyPosition, GameKind, Variant};
 use crate::rules::game::Game;
 use crate::rules::notation::{format_move, Notation};
@@ -72,6 +73,7 @@ fn tokenize(text: &str, file: &str) -> Result<Vec<(usize, Token)>, ImportError> 
         text,
         reason: reason.to_string(),
         partial: None,
+        game: None,
     };
     while index < chars.len() {
         let c = chars[index];
@@ -446,10 +448,17 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
         match token {
             Token::Tag(..) => break, // the next game
             Token::Comment(body) => {
+                let ply = record.game.moves().len();
+                // Before the first move no move took the time: the text stays as it is.
+                let (time, body) = match ply {
+                    0 => (None, body.clone()),
+                    _ => times::take_emt(body),
+                };
+                if let Some(time) = time {
+                    times::set(&mut record.move_times, ply, time);
+                }
                 if !body.is_empty() {
-                    record
-                        .comments
-                        .push((record.game.moves().len(), body.clone()));
+                    record.comments.push((ply, body));
                 }
             }
             Token::Word(word) => {
@@ -477,6 +486,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                         text: mv_text.to_string(),
                         reason,
                         partial: Some(Box::new(record)),
+                        game: None,
                     });
                 }
             }
@@ -561,12 +571,18 @@ pub fn write(record: &GameRecord, notation: Notation) -> String {
     out.push('\n');
 
     let mut words: Vec<String> = Vec::new();
+    // The move's time first (`{[%emt 0:00:05]}`), then its comments.
     let comments_at = |ply: usize| {
-        record
-            .comments
-            .iter()
-            .filter(move |(at, _)| *at == ply)
-            .map(|(_, body)| format!("{{{}}}", body.replace('}', ")")))
+        let time = record
+            .move_time(ply)
+            .map(|time| format!("{{[%emt {}]}}", times::format_clock(time)));
+        time.into_iter().chain(
+            record
+                .comments
+                .iter()
+                .filter(move |(at, _)| *at == ply)
+                .map(|(_, body)| format!("{{{}}}", body.replace('}', ")"))),
+        )
     };
     words.extend(comments_at(0));
     let first_moves_second = game.start().side_to_move() == Side::Second;
@@ -577,7 +593,10 @@ pub fn write(record: &GameRecord, notation: Notation) -> String {
         let written = format_move(position, *mv, notation);
         if position.side_to_move() == Side::First {
             words.push(format!("{number}. {written}"));
-        } else if ply == 0 || record.comments.iter().any(|(at, _)| *at == ply) {
+        } else if ply == 0
+            || record.comments.iter().any(|(at, _)| *at == ply)
+            || record.move_time(ply).is_some()
+        {
             words.push(format!("{number}... {written}"));
         } else {
             words.push(written);

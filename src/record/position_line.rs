@@ -204,6 +204,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                         text,
                         reason,
                         partial: Some(Box::new(record)),
+                        game: None,
                     });
                 }
             }
