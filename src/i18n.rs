@@ -1,9 +1,16 @@
 //! Every string the interface shows, one table per language.
 //!
-//! The language follows `LANG` (`ko*` → Korean, anything else → English).
-//! A test checks that every [`Key`] has a text in every language.
+//! The language follows `LANG` (`ko*` → Korean, `ja*` → Japanese, anything else →
+//! English). A test checks that every [`Key`] has a text in every
+//! language, with the same `{}` placeholders as English.
 
+use crate::rules::any::{GameKind, Variant};
+use crate::rules::notation::{default_notation, Notation};
 use std::env;
+
+mod japanese;
+
+use japanese::JAPANESE;
 
 /// An interface language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -12,11 +19,13 @@ pub enum Language {
     English,
     /// Korean (한국어).
     Korean,
+    /// Japanese (日本語), for shogi players above all.
+    Japanese,
 }
 
 impl Language {
     /// Every language, in menu order.
-    pub const ALL: [Language; 2] = [Language::English, Language::Korean];
+    pub const ALL: [Language; 3] = [Language::English, Language::Korean, Language::Japanese];
 
     /// The language asked for by the environment: `LC_ALL`, then `LC_MESSAGES`, then `LANG`.
     pub fn from_environment() -> Language {
@@ -30,12 +39,60 @@ impl Language {
         Language::English
     }
 
-    /// The language of a locale name such as `ko_KR.UTF-8`.
+    /// The language of a locale name such as `ko_KR.UTF-8` (English when unknown).
     pub fn from_locale(locale: &str) -> Language {
-        if locale.to_ascii_lowercase().starts_with("ko") {
-            Language::Korean
-        } else {
-            Language::English
+        Language::from_code(locale).unwrap_or(Language::English)
+    }
+
+    /// The language a code or locale names: `en`, `ko`, `ja`, with or without a
+    /// region (`ja-JP`, `ja_JP.UTF-8`), or the English name (`japanese`); `None` otherwise.
+    pub fn from_code(name: &str) -> Option<Language> {
+        let name = name.trim().to_ascii_lowercase();
+        let primary = name.split(['-', '_', '.', '@']).next().unwrap_or("");
+        match primary {
+            "en" | "eng" | "english" => Some(Language::English),
+            "ko" | "kor" | "korean" => Some(Language::Korean),
+            "ja" | "jpn" | "japanese" => Some(Language::Japanese),
+            _ => None,
+        }
+    }
+
+    /// The short code the config file and `--lang` use: `en`, `ko`, `ja`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::Korean => "ko",
+            Language::Japanese => "ja",
+        }
+    }
+
+    /// The language's name in its own script, as the settings screen lists it
+    /// (a player who cannot read the current language still finds their own).
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Language::English => "English",
+            Language::Korean => "한국어",
+            Language::Japanese => "日本語",
+        }
+    }
+
+    /// Whether the language writes its words for the sides in Chinese characters
+    /// (先手), so that the board's own side name beside them would say it twice.
+    pub fn names_sides_in_hanzi(self) -> bool {
+        matches!(self, Language::Japanese)
+    }
+
+    /// The move list's notation when the player has not chosen one: the game's native
+    /// script for the readers of that script (kanji for shogi in Japanese, Hangul for
+    /// janggi in Korean; Japanese readers get xiangqi in traditional characters, the
+    /// forms kanji keep), and WXF, Hodges and hanja Korean coordinates in English.
+    pub fn default_notation(self, variant: Variant) -> Notation {
+        match (self, variant.kind()) {
+            (Language::English, _) => default_notation(variant, false),
+            (Language::Korean, _) => default_notation(variant, true),
+            (Language::Japanese, GameKind::Xiangqi) => Notation::Chinese { simplified: false },
+            (Language::Japanese, GameKind::Shogi) => Notation::Japanese,
+            (Language::Japanese, GameKind::Janggi) => Notation::Korean { hangul: false },
         }
     }
 
@@ -43,6 +100,7 @@ impl Language {
         match self {
             Language::English => ENGLISH,
             Language::Korean => KOREAN,
+            Language::Japanese => JAPANESE,
         }
     }
 
@@ -742,7 +800,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ConfigCheckDefaults, "defaults"),
     (Key::ConfigCheckProblems, "{} problem(s) in the configuration"),
     (Key::ConfigPathMissing, "(not there: defaults are used)"),
-    (Key::ConfigUnknownLanguage, "unknown language '{}': use en or ko"),
+    (Key::ConfigUnknownLanguage, "unknown language '{}': use en, ko or ja"),
     (Key::ThemeWood, "wood"),
     (Key::ThemeDark, "dark"),
     (Key::ThemeContrast, "high contrast"),
@@ -1031,7 +1089,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ConfigCheckDefaults, "기본값"),
     (Key::ConfigCheckProblems, "설정에 문제가 {}개 있습니다"),
     (Key::ConfigPathMissing, "(파일이 없어 기본값을 씁니다)"),
-    (Key::ConfigUnknownLanguage, "알 수 없는 언어 '{}': en이나 ko를 쓰세요"),
+    (Key::ConfigUnknownLanguage, "알 수 없는 언어 '{}': en, ko, ja 중 하나를 쓰세요"),
     (Key::ThemeWood, "나무"),
     (Key::ThemeDark, "어두운"),
     (Key::ThemeContrast, "고대비"),
@@ -1285,9 +1343,40 @@ mod tests {
 
     #[test]
     fn placeholders_agree_between_languages() {
-        for &key in Key::ALL {
-            let count = |language: Language| language.text(key).matches("{}").count();
-            assert_eq!(count(Language::English), count(Language::Korean), "{key:?}");
+        for language in Language::ALL {
+            for &key in Key::ALL {
+                let count = |language: Language| language.text(key).matches("{}").count();
+                assert_eq!(
+                    count(language),
+                    count(Language::English),
+                    "{key:?} in {language:?}"
+                );
+            }
+        }
+    }
+
+    /// Translations are not English left in place: every key whose English text has
+    /// letters reads differently in Japanese, apart from names such as USI.
+    #[test]
+    fn japanese_is_translated() {
+        let same_everywhere = [
+            Key::AppTitle,
+            Key::NotationWxf,
+            Key::NotationIccs,
+            Key::NotationUsi,
+            Key::StatusFen,
+            Key::StatusMoveRefused,
+        ];
+        for language in [Language::Japanese] {
+            for &key in Key::ALL {
+                if same_everywhere.contains(&key) {
+                    continue;
+                }
+                let text = language.text(key);
+                assert_ne!(text, Language::English.text(key), "{key:?} in {language:?}");
+                let hangul = |c: char| ('\u{AC00}'..='\u{D7A3}').contains(&c);
+                assert!(!text.chars().any(hangul), "{key:?} in {language:?}: {text}");
+            }
         }
     }
 
@@ -1296,6 +1385,45 @@ mod tests {
         assert_eq!(Language::from_locale("ko_KR.UTF-8"), Language::Korean);
         assert_eq!(Language::from_locale("en_US.UTF-8"), Language::English);
         assert_eq!(Language::from_locale("C"), Language::English);
+        assert_eq!(Language::from_locale("ja_JP.UTF-8"), Language::Japanese);
+        assert_eq!(Language::from_locale("japanese"), Language::Japanese);
+        assert_eq!(Language::from_locale("jam"), Language::English);
+        assert_eq!(Language::from_code("JA-jp"), Some(Language::Japanese));
+        assert_eq!(Language::from_code("fr"), None);
+        for language in Language::ALL {
+            assert_eq!(Language::from_code(language.code()), Some(language));
+        }
         assert_eq!(Language::Korean.computer_level(3), "컴퓨터 3단계 초급");
+    }
+
+    #[test]
+    fn each_language_defaults_to_the_notation_its_readers_use() {
+        use crate::rules::janggi::JanggiRules;
+        let janggi = Variant::Janggi(JanggiRules::KJA);
+        let japanese = Language::Japanese;
+        assert_eq!(
+            japanese.default_notation(Variant::Shogi),
+            Notation::Japanese
+        );
+        assert_eq!(
+            japanese.default_notation(Variant::Xiangqi),
+            Notation::Chinese { simplified: false }
+        );
+        assert_eq!(
+            japanese.default_notation(janggi),
+            Notation::Korean { hangul: false }
+        );
+        assert_eq!(
+            Language::Korean.default_notation(janggi),
+            Notation::Korean { hangul: true }
+        );
+        assert_eq!(
+            Language::English.default_notation(Variant::Xiangqi),
+            Notation::Wxf
+        );
+        assert_eq!(
+            Language::English.default_notation(Variant::Shogi),
+            Notation::Hodges
+        );
     }
 }
