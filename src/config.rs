@@ -45,7 +45,7 @@ impl LanguageChoice {
         }
     }
 
-    /// The config spelling: `auto`, `en`, `ko` or `ja`.
+    /// The config spelling: `auto`, `en`, `ko`, `zh` or `ja`.
     pub fn id(self) -> &'static str {
         match self {
             LanguageChoice::Auto => "auto",
@@ -296,7 +296,7 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
 }
 
 /// A language setting: `auto`, or a language code with or without a region
-/// (`ko`, `ja-JP`, `ja_JP`).
+/// (`ko`, `zh-CN`, `ja_JP`).
 fn parse_language(name: &str) -> Option<LanguageChoice> {
     if name.trim().eq_ignore_ascii_case("auto") {
         Some(LanguageChoice::Auto)

@@ -11,7 +11,7 @@ use crate::rules::notation::Notation;
 /// A row of the settings screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingRow {
-    /// Interface language: auto, English, Korean, Japanese.
+    /// Interface language: auto, English, Korean, Chinese, Japanese.
     Language,
     /// CJK or Latin glyphs.
     Glyphs,
@@ -369,11 +369,11 @@ mod tests {
     }
 
     #[test]
-    fn the_language_row_cycles_all_named_in_their_own_script() {
+    fn the_language_row_cycles_all_four_named_in_their_own_script() {
         let mut app = app();
         app.update(Action::Settings);
         let mut seen = Vec::new();
-        for _ in 0..4 {
+        for _ in 0..5 {
             app.update(Action::Right);
             seen.push((
                 app.settings.language,
@@ -382,15 +382,17 @@ mod tests {
         }
         let named = |language: Language| (language, language.native_name().to_string());
         assert_eq!(
-            seen[..3],
+            seen[..4],
             [
                 named(Language::English),
                 named(Language::Korean),
+                named(Language::Chinese),
                 named(Language::Japanese),
             ]
         );
         assert_eq!(app.config.language, LanguageChoice::Auto, "wraps to auto");
-        assert_eq!(seen[2].1, "日本語");
+        assert_eq!(seen[2].1, "中文");
+        assert_eq!(seen[3].1, "日本語");
         // Left goes back the other way: auto → 日本語.
         app.update(Action::Left);
         assert_eq!(app.settings.language, Language::Japanese);
@@ -398,10 +400,15 @@ mod tests {
     }
 
     #[test]
-    fn auto_notation_follows_japanese() {
+    fn auto_notation_follows_chinese_and_japanese() {
         use crate::rules::any::GameKind;
         use crate::rules::notation::Notation;
         for (language, game, expected) in [
+            (
+                Language::Chinese,
+                GameKind::Xiangqi,
+                Notation::Chinese { simplified: true },
+            ),
             (Language::Japanese, GameKind::Shogi, Notation::Japanese),
             (Language::English, GameKind::Shogi, Notation::Hodges),
         ] {

@@ -426,8 +426,11 @@ mod tests {
     }
 
     #[test]
-    fn every_kind_reads_in_japanese_and_keeps_the_place_and_key() {
-        let places = [(Language::Japanese, "qipan.toml: 3行 5列: ")];
+    fn every_kind_reads_in_chinese_and_japanese_and_keeps_the_place_and_key() {
+        let places = [
+            (Language::Chinese, "qipan.toml: 第 3 行第 5 列: "),
+            (Language::Japanese, "qipan.toml: 3行 5列: "),
+        ];
         for (problem, name) in every_kind() {
             for (language, place) in places {
                 let text = problem.text(language);
@@ -453,6 +456,10 @@ mod tests {
         assert_eq!(
             problem.text(Language::Japanese),
             "qipan.toml: 3行 5列: キー \"cpu.level\": 1 から 10 までの整数が必要ですが、書かれている値は 12 です"
+        );
+        assert_eq!(
+            problem.text(Language::Chinese),
+            "qipan.toml: 第 3 行第 5 列: 键 \"cpu.level\": 应为 1 到 10 的整数，实际为 12"
         );
     }
 

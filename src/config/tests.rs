@@ -81,11 +81,11 @@ fn defaults_then_file_then_flags() {
     };
     assert_eq!(
         merge(Some(in_file("language = \"en\"\n")), &bad, &[]).unwrap_err(),
-        "unknown language 'fr': use en, ko or ja"
+        "unknown language 'fr': use en, ko, zh or ja"
     );
     assert_eq!(
         merge(Some(in_file("language = \"ko\"\n")), &bad, &[]).unwrap_err(),
-        "알 수 없는 언어 'fr': en, ko, ja 중 하나를 쓰세요"
+        "알 수 없는 언어 'fr': en, ko, zh, ja 중 하나를 쓰세요"
     );
 }
 
@@ -353,8 +353,11 @@ fn engines_may_be_an_empty_list_or_tables_with_an_options_table() {
 }
 
 #[test]
-fn japanese_by_code_or_locale_name() {
+fn chinese_and_japanese_by_code_or_locale_name() {
     for (value, language) in [
+        ("zh", Language::Chinese),
+        ("zh-CN", Language::Chinese),
+        ("zh_CN.UTF-8", Language::Chinese),
         ("ja", Language::Japanese),
         ("ja-JP", Language::Japanese),
         ("JA", Language::Japanese),
@@ -369,13 +372,14 @@ fn japanese_by_code_or_locale_name() {
         let loaded = merge(None, &flags, &[]).unwrap();
         assert_eq!(loaded.config.language, LanguageChoice::Fixed(language));
     }
+    assert_eq!(LanguageChoice::Fixed(Language::Chinese).id(), "zh");
     assert_eq!(LanguageChoice::Fixed(Language::Japanese).id(), "ja");
-    // A language nobody speaks here lists the codes.
+    // A language nobody speaks here lists the four codes.
     let loaded = from_text("language = \"fr\"\n");
     assert_eq!(
         english(&loaded),
         vec![
-            "config.toml: line 1, column 12: key \"language\": expected one of auto, en, ko, ja, found \"fr\""
+            "config.toml: line 1, column 12: key \"language\": expected one of auto, en, ko, zh, ja, found \"fr\""
                 .to_string()
         ]
     );
@@ -391,6 +395,6 @@ fn japanese_by_code_or_locale_name() {
     };
     assert_eq!(
         merge(Some(file), &bad, &[]).unwrap_err(),
-        "不明な言語 'fr': en、ko、ja のいずれかを指定してください"
+        "不明な言語 'fr': en、ko、zh、ja のいずれかを指定してください"
     );
 }

@@ -154,13 +154,13 @@ pub fn app_theme(app: &App, game: GameKind) -> Theme {
 }
 
 /// The side's name as the panel shows it: 紅 Red, ▲先手 Sente, 楚 Cho (without CJK in the
-/// Latin set); Japanese says it once in its own words: ▲先手.
+/// Latin set); Chinese and Japanese say it once in their own words: 红方, ▲先手.
 pub fn side_name(language: Language, glyphs: GlyphSet, game: GameKind, side: Side) -> String {
     let word = language.text(side_key(game, side));
     if glyphs == GlyphSet::Latin {
         word.to_string()
     } else if language.names_sides_in_hanzi() {
-        // 先手 already is the native name; shogi keeps its ▲/△ mark.
+        // 红方 or 先手 already is the native name; shogi keeps its ▲/△ mark.
         let mark = native_side_name(game, side)
             .chars()
             .next()
