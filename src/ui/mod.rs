@@ -1247,14 +1247,24 @@ fn help_pieces(game: GameKind) -> Vec<(Vec<PieceKind>, Key)> {
 /// Word-wraps `text` to `width` columns: the first line after `first` columns the
 /// caller has already used, the following ones indented by `indent` spaces (a hanging
 /// indent, so a long description stays in its column). A word longer than a line is cut
-/// between characters; CJK text without spaces is cut the same way.
+/// between characters. Chinese and Japanese break between any two characters, so a
+/// word with wide characters fills the line it starts on; a closing mark (`。`, `、`,
+/// `)`) never begins a line, it takes the character before it along.
 fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<String> {
+    use unicode_width::UnicodeWidthChar;
+    let char_width = |character: char| character.width().unwrap_or(0);
     let mut lines = vec![String::new()];
     let mut used = first;
     let mut has_content = false;
     for word in text.split(' ').filter(|word| !word.is_empty()) {
+        let breakable = word.chars().any(|character| char_width(character) == 2);
         if has_content {
-            if used + 1 + word.width() <= width {
+            let needed = if breakable {
+                word.chars().next().map_or(0, char_width)
+            } else {
+                word.width()
+            };
+            if used + 1 + needed <= width {
                 lines.last_mut().expect("a line").push(' ');
                 used += 1;
             } else {
@@ -1264,10 +1274,20 @@ fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<S
             }
         }
         for character in word.chars() {
-            let character_width = unicode_width::UnicodeWidthChar::width(character).unwrap_or(0);
+            let character_width = char_width(character);
             if has_content && used + character_width > width {
+                let line = lines.last_mut().expect("a line");
+                let carried = if is_closing_mark(character) && line.trim().chars().count() > 1 {
+                    line.pop().filter(|c| *c != ' ')
+                } else {
+                    None
+                };
                 lines.push(" ".repeat(indent));
                 used = indent;
+                if let Some(carried) = carried {
+                    lines.last_mut().expect("a line").push(carried);
+                    used += char_width(carried);
+                }
             }
             lines.last_mut().expect("a line").push(character);
             used += character_width;
@@ -1275,6 +1295,39 @@ fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<S
         }
     }
     lines
+}
+
+/// Punctuation that closes a phrase and so may not begin a line in Chinese or Japanese.
+fn is_closing_mark(character: char) -> bool {
+    matches!(
+        character,
+        '。' | '、'
+            | '，'
+            | '．'
+            | '：'
+            | '；'
+            | '！'
+            | '？'
+            | '）'
+            | '」'
+            | '』'
+            | ')'
+            | ':'
+            | ','
+            | '.'
+            | '!'
+            | '?'
+            | '…'
+            | 'ー'
+            | 'っ'
+            | 'ゃ'
+            | 'ゅ'
+            | 'ょ'
+            | 'ッ'
+            | 'ャ'
+            | 'ュ'
+            | 'ョ'
+    )
 }
 
 fn help_lines(
@@ -1362,5 +1415,7 @@ fn paragraph_lines(text: &str, width: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
+#[cfg(test)]
+mod language_tests;
 #[cfg(test)]
 mod tests;
