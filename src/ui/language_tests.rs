@@ -40,6 +40,15 @@ fn start_screens() {
         assert!(screen.contains(language.text(Key::StartButton)), "{screen}");
         insta::assert_snapshot!(name("start", language, game), screen);
     }
+    // Janggi's setups in hanja (not Hangul) for readers of Chinese characters.
+    for language in [Language::Chinese, Language::Japanese] {
+        let mut app = App::new(settings(language));
+        app.options = StartOptions::for_game(GameKind::Janggi);
+        let screen = snapshot(&app);
+        assert!(screen.contains("馬象象馬 HEEH"), "{screen}");
+        assert!(!screen.contains("마상상마"), "{screen}");
+        insta::assert_snapshot!(name("start", language, GameKind::Janggi), screen);
+    }
 }
 
 #[test]

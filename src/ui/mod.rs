@@ -719,6 +719,13 @@ fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
             .collect();
         if latin {
             letters
+        } else if language.names_sides_in_hanzi() {
+            // Chinese and Japanese readers read the pieces' hanja, not Hangul: 馬象象馬.
+            let hanja: String = letters
+                .chars()
+                .map(|letter| if letter == 'H' { '馬' } else { '象' })
+                .collect();
+            format!("{hanja} {letters}")
         } else {
             format!("{} {letters}", setup.korean())
         }
@@ -737,6 +744,9 @@ fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
             let handicap = options.handicap();
             if latin {
                 handicap.english().to_string()
+            } else if language.names_sides_in_hanzi() {
+                // 香落ち needs no English beside it for readers of kanji.
+                handicap.japanese().to_string()
             } else {
                 format!("{} {}", handicap.japanese(), handicap.english())
             }
