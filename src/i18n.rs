@@ -367,6 +367,9 @@ keys! {
     KeyPause,
     /// Units of a written time: hours, minutes, seconds (`h m s`; `시간 분 초`).
     TimeUnits,
+    /// A byo-yomi time control: main time, period, number of periods
+    /// (`5m | 30s ×30`; Japanese says 秒読み, Chinese 读秒).
+    ByoyomiControl,
     /// The start button.
     StartButton,
     /// Start screen key hints.
@@ -848,6 +851,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::RanOutOfTime, "{} ran out of time"),
     (Key::KeyPause, "pause the clocks"),
     (Key::TimeUnits, "h m s"),
+    (Key::ByoyomiControl, "{} | {} ×{}"),
     (Key::StartButton, "Start the game"),
     (Key::StartHints, "↑↓ field  ←→ change  Enter start  L open  o settings  ? help  q quit"),
     (Key::Human, "Human"),
@@ -1137,6 +1141,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::RanOutOfTime, "{} 시간 초과"),
     (Key::KeyPause, "시계 멈춤"),
     (Key::TimeUnits, "시간 분 초"),
+    (Key::ByoyomiControl, "{} | {} ×{}"),
     (Key::StartButton, "대국 시작"),
     (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  L 기보 열기  o 설정  ? 도움말  q 종료"),
     (Key::Human, "사람"),

@@ -95,6 +95,7 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::RanOutOfTime, "{}超时"),
     (Key::KeyPause, "暂停计时"),
     (Key::TimeUnits, "小时 分 秒"),
+    (Key::ByoyomiControl, "{} 读秒 {}×{}"),
     (Key::StartButton, "开始对局"),
     (Key::StartHints, "↑↓ 选项  ←→ 更改  Enter 开始  L 打开  o 设置  ? 帮助  q 退出"),
     (Key::Human, "玩家"),
