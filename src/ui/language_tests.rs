@@ -190,3 +190,30 @@ fn cjk_paragraphs_fill_their_lines_and_keep_closing_marks_behind() {
     let lines = super::hanging_lines("一二三四五六七八九。十", 0, 0, 18);
     assert_eq!(lines, ["一二三四五六七八", "九。十"]);
 }
+
+/// Wide characters at every size and in every overlay: drawing never panics, even
+/// where a two-column character would straddle the edge of an area.
+#[test]
+fn every_game_and_overlay_renders_at_any_size() {
+    let games = [GameKind::Xiangqi, GameKind::Shogi, GameKind::Janggi];
+    for language in [Language::Chinese, Language::Japanese] {
+        for game in games {
+            let mut app = midgame(settings(language), game);
+            let overlays = [
+                Action::Help,
+                Action::Settings,
+                Action::OpenPrompt,
+                Action::Resign,
+                Action::OfferDraw,
+            ];
+            for overlay in overlays {
+                app.update(overlay);
+                for (width, height) in [(1, 1), (9, 3), (33, 11), (61, 17), (79, 23), (81, 25)] {
+                    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+                    terminal.draw(|frame| render(&app, frame)).unwrap();
+                }
+                app.update(Action::Cancel);
+            }
+        }
+    }
+}
