@@ -217,3 +217,40 @@ fn every_game_and_overlay_renders_at_any_size() {
         }
     }
 }
+
+/// Every value the start screen can show fits its column at 80×24 with the ◀ ▶
+/// around it: each game, rule set, setup, handicap, player and time control.
+#[test]
+fn every_start_screen_value_fits_beside_its_label() {
+    for language in [Language::Chinese, Language::Japanese] {
+        let mut app = App::new(settings(language));
+        for _game in 0..4 {
+            let fields = app.start_fields();
+            for (row, field) in fields.iter().enumerate() {
+                if matches!(
+                    field,
+                    crate::app::StartField::Start | crate::app::StartField::Continue
+                ) {
+                    continue;
+                }
+                app.start_row = row;
+                // Step through the row's values (and back to the first).
+                for _ in 0..12 {
+                    let screen = snapshot(&app);
+                    let focused = screen.lines().find(|l| l.contains('›')).expect("a row");
+                    assert!(focused.contains('▶'), "{language:?} {field:?}: {focused}");
+                    if *field != crate::app::StartField::Game {
+                        app.update(Action::Right);
+                    }
+                }
+                if *field != crate::app::StartField::Game {
+                    for _ in 0..12 {
+                        app.update(Action::Left);
+                    }
+                }
+            }
+            app.start_row = 0;
+            app.update(Action::Right);
+        }
+    }
+}
