@@ -45,12 +45,11 @@ impl LanguageChoice {
         }
     }
 
-    /// The config spelling: `auto`, `en` or `ko`.
+    /// The config spelling: `auto`, `en`, `ko`, `zh` or `ja`.
     pub fn id(self) -> &'static str {
         match self {
             LanguageChoice::Auto => "auto",
-            LanguageChoice::Fixed(Language::English) => "en",
-            LanguageChoice::Fixed(Language::Korean) => "ko",
+            LanguageChoice::Fixed(language) => language.code(),
         }
     }
 }
@@ -296,16 +295,13 @@ pub fn line_column(text: &str, offset: usize) -> (usize, usize) {
     (line, before[line_start..].chars().count() + 1)
 }
 
+/// A language setting: `auto`, or a language code with or without a region
+/// (`ko`, `zh-CN`, `ja_JP`).
 fn parse_language(name: &str) -> Option<LanguageChoice> {
-    let name = name.to_ascii_lowercase();
-    if name == "auto" {
+    if name.trim().eq_ignore_ascii_case("auto") {
         Some(LanguageChoice::Auto)
-    } else if name.starts_with("ko") {
-        Some(LanguageChoice::Fixed(Language::Korean))
-    } else if name.starts_with("en") {
-        Some(LanguageChoice::Fixed(Language::English))
     } else {
-        None
+        Language::from_code(name).map(LanguageChoice::Fixed)
     }
 }
 
@@ -442,14 +438,14 @@ impl Reader<'_> {
             "engines",
         ];
         self.unknown(root, "", TOP);
-        let languages = [
-            ("auto", LanguageChoice::Auto),
-            ("en", LanguageChoice::Fixed(Language::English)),
-            ("ko", LanguageChoice::Fixed(Language::Korean)),
-        ];
         if let Some(item) = root.get("language") {
-            if let Some(value) = self.choice(item, "language", &languages) {
-                config.language = value;
+            match item.as_str().and_then(parse_language) {
+                Some(value) => config.language = value,
+                None => {
+                    let mut names = vec!["auto".to_string()];
+                    names.extend(Language::ALL.iter().map(|l| l.code().to_string()));
+                    self.problem(item, "language", Expected::OneOf(names));
+                }
             }
         }
         if let Some(item) = root.get("glyphs") {

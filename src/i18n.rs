@@ -1,9 +1,18 @@
 //! Every string the interface shows, one table per language.
 //!
-//! The language follows `LANG` (`ko*` → Korean, anything else → English).
-//! A test checks that every [`Key`] has a text in every language.
+//! The language follows `LANG` (`ko*` → Korean, `zh*` → Chinese, `ja*` → Japanese,
+//! anything else → English). A test checks that every [`Key`] has a text in every
+//! language, with the same `{}` placeholders as English.
 
+use crate::rules::any::{GameKind, Variant};
+use crate::rules::notation::{default_notation, Notation};
 use std::env;
+
+mod chinese;
+mod japanese;
+
+use chinese::CHINESE;
+use japanese::JAPANESE;
 
 /// An interface language.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -12,11 +21,20 @@ pub enum Language {
     English,
     /// Korean (한국어).
     Korean,
+    /// Simplified Chinese (简体中文), for xiangqi players above all.
+    Chinese,
+    /// Japanese (日本語), for shogi players above all.
+    Japanese,
 }
 
 impl Language {
     /// Every language, in menu order.
-    pub const ALL: [Language; 2] = [Language::English, Language::Korean];
+    pub const ALL: [Language; 4] = [
+        Language::English,
+        Language::Korean,
+        Language::Chinese,
+        Language::Japanese,
+    ];
 
     /// The language asked for by the environment: `LC_ALL`, then `LC_MESSAGES`, then `LANG`.
     pub fn from_environment() -> Language {
@@ -30,12 +48,67 @@ impl Language {
         Language::English
     }
 
-    /// The language of a locale name such as `ko_KR.UTF-8`.
+    /// The language of a locale name such as `ko_KR.UTF-8` (English when unknown).
     pub fn from_locale(locale: &str) -> Language {
-        if locale.to_ascii_lowercase().starts_with("ko") {
-            Language::Korean
-        } else {
-            Language::English
+        Language::from_code(locale).unwrap_or(Language::English)
+    }
+
+    /// The language a code or locale names: `en`, `ko`, `zh`, `ja`, with or without a
+    /// region (`zh-CN`, `ja_JP.UTF-8`), or the English name (`japanese`); `None` otherwise.
+    pub fn from_code(name: &str) -> Option<Language> {
+        let name = name.trim().to_ascii_lowercase();
+        let primary = name.split(['-', '_', '.', '@']).next().unwrap_or("");
+        match primary {
+            "en" | "eng" | "english" => Some(Language::English),
+            "ko" | "kor" | "korean" => Some(Language::Korean),
+            "zh" | "zho" | "chi" | "chinese" => Some(Language::Chinese),
+            "ja" | "jpn" | "japanese" => Some(Language::Japanese),
+            _ => None,
+        }
+    }
+
+    /// The short code the config file and `--lang` use: `en`, `ko`, `zh`, `ja`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Language::English => "en",
+            Language::Korean => "ko",
+            Language::Chinese => "zh",
+            Language::Japanese => "ja",
+        }
+    }
+
+    /// The language's name in its own script, as the settings screen lists it
+    /// (a player who cannot read the current language still finds their own).
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Language::English => "English",
+            Language::Korean => "한국어",
+            Language::Chinese => "中文",
+            Language::Japanese => "日本語",
+        }
+    }
+
+    /// Whether the language writes its words for the sides in Chinese characters
+    /// (红方, 先手), so that the board's own side name beside them would say it twice.
+    pub fn names_sides_in_hanzi(self) -> bool {
+        matches!(self, Language::Chinese | Language::Japanese)
+    }
+
+    /// The move list's notation when the player has not chosen one: the game's native
+    /// script for the readers of that script (simplified Chinese characters for xiangqi
+    /// in Chinese, kanji for shogi in Chinese and Japanese, Hangul for janggi in Korean;
+    /// Japanese readers get xiangqi in traditional characters, the forms kanji keep),
+    /// and WXF, Hodges and hanja Korean coordinates in English.
+    pub fn default_notation(self, variant: Variant) -> Notation {
+        match (self, variant.kind()) {
+            (Language::English, _) => default_notation(variant, false),
+            (Language::Korean, _) => default_notation(variant, true),
+            (Language::Chinese, GameKind::Xiangqi) => Notation::Chinese { simplified: true },
+            (Language::Japanese, GameKind::Xiangqi) => Notation::Chinese { simplified: false },
+            (Language::Chinese | Language::Japanese, GameKind::Shogi) => Notation::Japanese,
+            (Language::Chinese | Language::Japanese, GameKind::Janggi) => {
+                Notation::Korean { hangul: false }
+            }
         }
     }
 
@@ -43,6 +116,8 @@ impl Language {
         match self {
             Language::English => ENGLISH,
             Language::Korean => KOREAN,
+            Language::Chinese => CHINESE,
+            Language::Japanese => JAPANESE,
         }
     }
 
@@ -292,6 +367,9 @@ keys! {
     KeyPause,
     /// Units of a written time: hours, minutes, seconds (`h m s`; `시간 분 초`).
     TimeUnits,
+    /// A byo-yomi time control: main time, period, number of periods
+    /// (`5m | 30s ×30`; Japanese says 秒読み, Chinese 读秒).
+    ByoyomiControl,
     /// The start button.
     StartButton,
     /// Start screen key hints.
@@ -742,7 +820,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ConfigCheckDefaults, "defaults"),
     (Key::ConfigCheckProblems, "{} problem(s) in the configuration"),
     (Key::ConfigPathMissing, "(not there: defaults are used)"),
-    (Key::ConfigUnknownLanguage, "unknown language '{}': use en or ko"),
+    (Key::ConfigUnknownLanguage, "unknown language '{}': use en, ko, zh or ja"),
     (Key::ThemeWood, "wood"),
     (Key::ThemeDark, "dark"),
     (Key::ThemeContrast, "high contrast"),
@@ -773,6 +851,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::RanOutOfTime, "{} ran out of time"),
     (Key::KeyPause, "pause the clocks"),
     (Key::TimeUnits, "h m s"),
+    (Key::ByoyomiControl, "{} | {} ×{}"),
     (Key::StartButton, "Start the game"),
     (Key::StartHints, "↑↓ field  ←→ change  Enter start  L open  o settings  ? help  q quit"),
     (Key::Human, "Human"),
@@ -1031,7 +1110,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ConfigCheckDefaults, "기본값"),
     (Key::ConfigCheckProblems, "설정에 문제가 {}개 있습니다"),
     (Key::ConfigPathMissing, "(파일이 없어 기본값을 씁니다)"),
-    (Key::ConfigUnknownLanguage, "알 수 없는 언어 '{}': en이나 ko를 쓰세요"),
+    (Key::ConfigUnknownLanguage, "알 수 없는 언어 '{}': en, ko, zh, ja 중 하나를 쓰세요"),
     (Key::ThemeWood, "나무"),
     (Key::ThemeDark, "어두운"),
     (Key::ThemeContrast, "고대비"),
@@ -1062,6 +1141,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::RanOutOfTime, "{} 시간 초과"),
     (Key::KeyPause, "시계 멈춤"),
     (Key::TimeUnits, "시간 분 초"),
+    (Key::ByoyomiControl, "{} | {} ×{}"),
     (Key::StartButton, "대국 시작"),
     (Key::StartHints, "↑↓ 항목  ←→ 바꾸기  Enter 시작  L 기보 열기  o 설정  ? 도움말  q 종료"),
     (Key::Human, "사람"),
@@ -1285,9 +1365,45 @@ mod tests {
 
     #[test]
     fn placeholders_agree_between_languages() {
-        for &key in Key::ALL {
-            let count = |language: Language| language.text(key).matches("{}").count();
-            assert_eq!(count(Language::English), count(Language::Korean), "{key:?}");
+        for language in Language::ALL {
+            for &key in Key::ALL {
+                let count = |language: Language| language.text(key).matches("{}").count();
+                assert_eq!(
+                    count(language),
+                    count(Language::English),
+                    "{key:?} in {language:?}"
+                );
+            }
+        }
+    }
+
+    /// Translations are not English left in place: every key whose English text has
+    /// letters reads differently in Chinese and Japanese, apart from names such as USI.
+    #[test]
+    fn chinese_and_japanese_are_translated() {
+        let same_everywhere = [
+            Key::AppTitle,
+            Key::NotationWxf,
+            Key::NotationIccs,
+            Key::NotationUsi,
+            Key::StatusFen,
+            Key::StatusMoveRefused,
+        ];
+        for language in [Language::Chinese, Language::Japanese] {
+            for &key in Key::ALL {
+                if same_everywhere.contains(&key) {
+                    continue;
+                }
+                let text = language.text(key);
+                assert_ne!(text, Language::English.text(key), "{key:?} in {language:?}");
+                let hangul = |c: char| ('\u{AC00}'..='\u{D7A3}').contains(&c);
+                assert!(!text.chars().any(hangul), "{key:?} in {language:?}: {text}");
+                // Kana belong to Japanese only.
+                let kana = |c: char| ('\u{3041}'..='\u{30FF}').contains(&c);
+                if language == Language::Chinese {
+                    assert!(!text.chars().any(kana), "{key:?} in Chinese: {text}");
+                }
+            }
         }
     }
 
@@ -1296,6 +1412,54 @@ mod tests {
         assert_eq!(Language::from_locale("ko_KR.UTF-8"), Language::Korean);
         assert_eq!(Language::from_locale("en_US.UTF-8"), Language::English);
         assert_eq!(Language::from_locale("C"), Language::English);
+        assert_eq!(Language::from_locale("zh_CN.UTF-8"), Language::Chinese);
+        assert_eq!(Language::from_locale("zh_TW.UTF-8"), Language::Chinese);
+        assert_eq!(Language::from_locale("ja_JP.UTF-8"), Language::Japanese);
+        assert_eq!(Language::from_locale("japanese"), Language::Japanese);
+        assert_eq!(Language::from_locale("jam"), Language::English);
+        assert_eq!(Language::from_code("zh-CN"), Some(Language::Chinese));
+        assert_eq!(Language::from_code("JA-jp"), Some(Language::Japanese));
+        assert_eq!(Language::from_code("fr"), None);
+        for language in Language::ALL {
+            assert_eq!(Language::from_code(language.code()), Some(language));
+        }
         assert_eq!(Language::Korean.computer_level(3), "컴퓨터 3단계 초급");
+    }
+
+    #[test]
+    fn each_language_defaults_to_the_notation_its_readers_use() {
+        use crate::rules::janggi::JanggiRules;
+        let janggi = Variant::Janggi(JanggiRules::KJA);
+        let chinese = Language::Chinese;
+        let japanese = Language::Japanese;
+        assert_eq!(
+            chinese.default_notation(Variant::Xiangqi),
+            Notation::Chinese { simplified: true }
+        );
+        assert_eq!(
+            japanese.default_notation(Variant::Shogi),
+            Notation::Japanese
+        );
+        assert_eq!(chinese.default_notation(Variant::Shogi), Notation::Japanese);
+        assert_eq!(
+            japanese.default_notation(Variant::Xiangqi),
+            Notation::Chinese { simplified: false }
+        );
+        assert_eq!(
+            japanese.default_notation(janggi),
+            Notation::Korean { hangul: false }
+        );
+        assert_eq!(
+            Language::Korean.default_notation(janggi),
+            Notation::Korean { hangul: true }
+        );
+        assert_eq!(
+            Language::English.default_notation(Variant::Xiangqi),
+            Notation::Wxf
+        );
+        assert_eq!(
+            Language::English.default_notation(Variant::Shogi),
+            Notation::Hodges
+        );
     }
 }

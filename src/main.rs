@@ -26,7 +26,7 @@ struct Cli {
     /// For terminals that draw box-drawing characters two columns wide.
     #[arg(long, global = true, conflicts_with = "ascii")]
     wide_lines: bool,
-    /// Interface language: en or ko (default: from LANG).
+    /// Interface language: en, ko, zh or ja (default: from LANG).
     #[arg(long, global = true, value_name = "LANGUAGE")]
     lang: Option<String>,
     /// An external engine to offer as an opponent: 'NAME=COMMAND ARGS' (UCI, or USI when

@@ -23,7 +23,7 @@ use crate::protocol::client::EngineSpec;
 use crate::record::autosave::{self, SavedClock, SavedGame, Seat};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
-use crate::rules::notation::{default_notation, parse_move_after, Notation, NotationError};
+use crate::rules::notation::{parse_move_after, Notation, NotationError};
 use crate::rules::{EndReason, IllegalMove, Move, Outcome, Position, Side};
 pub use clocks::{clock_limits, CPU_SAFETY_MARGIN};
 pub use setup::{GameChoice, Player, StartField, StartOptions, TimeDefaults, GAMES};
@@ -401,7 +401,7 @@ impl Play {
     /// The notation the move list is written in.
     pub fn notation(&self, language: Language) -> Notation {
         self.notation
-            .unwrap_or_else(|| default_notation(self.game.variant(), language == Language::Korean))
+            .unwrap_or_else(|| language.default_notation(self.game.variant()))
     }
 
     /// The position shown: the reviewed one or the present.

@@ -11,7 +11,7 @@ use crate::rules::notation::Notation;
 /// A row of the settings screen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SettingRow {
-    /// Interface language: auto, English, Korean.
+    /// Interface language: auto, English, Korean, Chinese, Japanese.
     Language,
     /// CJK or Latin glyphs.
     Glyphs,
@@ -103,8 +103,7 @@ impl App {
         match row {
             SettingRow::Language => match config.language {
                 LanguageChoice::Auto => text(Key::LanguageAuto),
-                LanguageChoice::Fixed(Language::English) => "English".to_string(),
-                LanguageChoice::Fixed(Language::Korean) => "한국어".to_string(),
+                LanguageChoice::Fixed(language) => language.native_name().to_string(),
             },
             SettingRow::Glyphs if config.latin_glyphs => text(Key::GlyphsLatin),
             SettingRow::Glyphs => text(Key::GlyphsCjk),
@@ -159,11 +158,8 @@ impl App {
     pub fn change_setting(&mut self, row: SettingRow, delta: i32) {
         match row {
             SettingRow::Language => {
-                let all = [
-                    LanguageChoice::Auto,
-                    LanguageChoice::Fixed(Language::English),
-                    LanguageChoice::Fixed(Language::Korean),
-                ];
+                let mut all = vec![LanguageChoice::Auto];
+                all.extend(Language::ALL.map(LanguageChoice::Fixed));
                 self.config.language = step(&all, self.config.language, delta);
                 self.settings.language = self.config.language.resolve();
             }
@@ -370,6 +366,60 @@ mod tests {
             Some(Notation::Japanese)
         );
         assert_eq!(app.setting_value(SettingRow::Notation), "Japanese");
+    }
+
+    #[test]
+    fn the_language_row_cycles_all_four_named_in_their_own_script() {
+        let mut app = app();
+        app.update(Action::Settings);
+        let mut seen = Vec::new();
+        for _ in 0..5 {
+            app.update(Action::Right);
+            seen.push((
+                app.settings.language,
+                app.setting_value(SettingRow::Language),
+            ));
+        }
+        let named = |language: Language| (language, language.native_name().to_string());
+        assert_eq!(
+            seen[..4],
+            [
+                named(Language::English),
+                named(Language::Korean),
+                named(Language::Chinese),
+                named(Language::Japanese),
+            ]
+        );
+        assert_eq!(app.config.language, LanguageChoice::Auto, "wraps to auto");
+        assert_eq!(seen[2].1, "中文");
+        assert_eq!(seen[3].1, "日本語");
+        // Left goes back the other way: auto → 日本語.
+        app.update(Action::Left);
+        assert_eq!(app.settings.language, Language::Japanese);
+        assert_eq!(app.text(Key::SettingsTitle), "設定");
+    }
+
+    #[test]
+    fn auto_notation_follows_chinese_and_japanese() {
+        use crate::rules::any::GameKind;
+        use crate::rules::notation::Notation;
+        for (language, game, expected) in [
+            (
+                Language::Chinese,
+                GameKind::Xiangqi,
+                Notation::Chinese { simplified: true },
+            ),
+            (Language::Japanese, GameKind::Shogi, Notation::Japanese),
+            (Language::English, GameKind::Shogi, Notation::Hodges),
+        ] {
+            let settings = Settings {
+                language,
+                ..Settings::default()
+            };
+            let app = crate::ui::benchmark::midgame(settings, game);
+            let play = app.play.as_ref().unwrap();
+            assert_eq!(play.notation(language), expected, "{language:?}");
+        }
     }
 
     #[test]

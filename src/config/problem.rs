@@ -426,6 +426,44 @@ mod tests {
     }
 
     #[test]
+    fn every_kind_reads_in_chinese_and_japanese_and_keeps_the_place_and_key() {
+        let places = [
+            (Language::Chinese, "qipan.toml: 第 3 行第 5 列: "),
+            (Language::Japanese, "qipan.toml: 3行 5列: "),
+        ];
+        for (problem, name) in every_kind() {
+            for (language, place) in places {
+                let text = problem.text(language);
+                assert!(text.starts_with(place), "{text}");
+                assert!(text.contains(name), "{text} lacks {name}");
+                let frame = text.replace(name, "");
+                for word in [
+                    "expected", "found", "key ", "unknown", "ignored", "using", "needs",
+                ] {
+                    assert!(!frame.contains(word), "{text} has the English {word:?}");
+                }
+                assert!(!has_hangul(&frame.replace("\"열\"", "")), "{text}");
+            }
+        }
+        let problem = Problem {
+            at: at(3, 5),
+            kind: ProblemKind::Expected {
+                key: "cpu.level".to_string(),
+                expected: Expected::WholeNumber { from: 1, to: 10 },
+                found: Found::Value("12".to_string()),
+            },
+        };
+        assert_eq!(
+            problem.text(Language::Japanese),
+            "qipan.toml: 3行 5列: キー \"cpu.level\": 1 から 10 までの整数が必要ですが、書かれている値は 12 です"
+        );
+        assert_eq!(
+            problem.text(Language::Chinese),
+            "qipan.toml: 第 3 行第 5 列: 键 \"cpu.level\": 应为 1 到 10 的整数，实际为 12"
+        );
+    }
+
+    #[test]
     fn what_was_expected_and_found_are_said_in_the_language() {
         let problem = Problem {
             at: at(3, 5),

@@ -81,11 +81,11 @@ fn defaults_then_file_then_flags() {
     };
     assert_eq!(
         merge(Some(in_file("language = \"en\"\n")), &bad, &[]).unwrap_err(),
-        "unknown language 'fr': use en or ko"
+        "unknown language 'fr': use en, ko, zh or ja"
     );
     assert_eq!(
         merge(Some(in_file("language = \"ko\"\n")), &bad, &[]).unwrap_err(),
-        "알 수 없는 언어 'fr': en이나 ko를 쓰세요"
+        "알 수 없는 언어 'fr': en, ko, zh, ja 중 하나를 쓰세요"
     );
 }
 
@@ -350,4 +350,51 @@ fn engines_may_be_an_empty_list_or_tables_with_an_options_table() {
     );
     let loaded = from_text("engines = 3\n");
     assert!(english(&loaded)[0].contains("key \"engines\": expected [[engines]] tables, found 3"));
+}
+
+#[test]
+fn chinese_and_japanese_by_code_or_locale_name() {
+    for (value, language) in [
+        ("zh", Language::Chinese),
+        ("zh-CN", Language::Chinese),
+        ("zh_CN.UTF-8", Language::Chinese),
+        ("ja", Language::Japanese),
+        ("ja-JP", Language::Japanese),
+        ("JA", Language::Japanese),
+    ] {
+        let loaded = from_text(&format!("language = \"{value}\"\n"));
+        assert_eq!(english(&loaded), Vec::<String>::new(), "{value}");
+        assert_eq!(loaded.config.language, LanguageChoice::Fixed(language));
+        let flags = Flags {
+            language: Some(value.to_string()),
+            ..Flags::default()
+        };
+        let loaded = merge(None, &flags, &[]).unwrap();
+        assert_eq!(loaded.config.language, LanguageChoice::Fixed(language));
+    }
+    assert_eq!(LanguageChoice::Fixed(Language::Chinese).id(), "zh");
+    assert_eq!(LanguageChoice::Fixed(Language::Japanese).id(), "ja");
+    // A language nobody speaks here lists the four codes.
+    let loaded = from_text("language = \"fr\"\n");
+    assert_eq!(
+        english(&loaded),
+        vec![
+            "config.toml: line 1, column 12: key \"language\": expected one of auto, en, ko, zh, ja, found \"fr\""
+                .to_string()
+        ]
+    );
+    assert_eq!(loaded.config.language, LanguageChoice::Auto);
+    // The unknown-language error speaks the file's language.
+    let bad = Flags {
+        language: Some("fr".to_string()),
+        ..Flags::default()
+    };
+    let file = FileText {
+        name: "config.toml",
+        text: "language = \"ja\"\n",
+    };
+    assert_eq!(
+        merge(Some(file), &bad, &[]).unwrap_err(),
+        "不明な言語 'fr': en、ko、zh、ja のいずれかを指定してください"
+    );
 }

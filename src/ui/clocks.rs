@@ -9,7 +9,7 @@ use crate::rules::Side;
 use ratatui::text::Span;
 
 /// A time control in the interface language: `unlimited`, `10m`, `5m+3s`, `5m | 30s ×30`
-/// (Korean `무제한`, `10분`, `5분+3초`, `5분 | 30초 ×30`).
+/// (Korean `무제한`, `10분`, `5분+3초`, `5분 | 30초 ×30`; Japanese `10分 秒読み30秒×3`).
 pub fn time_control_text(language: Language, control: TimeControl) -> String {
     let duration = |d| localize_units(language, &format_duration(d));
     match control {
@@ -22,7 +22,10 @@ pub fn time_control_text(language: Language, control: TimeControl) -> String {
             main,
             periods,
             period,
-        } => format!("{} | {} ×{periods}", duration(main), duration(period)),
+        } => language.format(
+            Key::ByoyomiControl,
+            &[&duration(main), &duration(period), &periods.to_string()],
+        ),
     }
 }
 
@@ -71,5 +74,8 @@ mod tests {
         assert_eq!(text(Language::Korean, "5m 30x30s"), "5분 | 30초 ×30");
         assert_eq!(text(Language::Korean, "1h1m30s+3s"), "1시간1분30초+3초");
         assert_eq!(text(Language::English, "10m"), "10m");
+        assert_eq!(text(Language::Japanese, "10m 3x30s"), "10分 秒読み30秒×3");
+        assert_eq!(text(Language::Chinese, "5m 30x30s"), "5分 读秒 30秒×30");
+        assert_eq!(text(Language::Japanese, "1h+10s"), "1時間+10秒");
     }
 }

@@ -153,11 +153,19 @@ pub fn app_theme(app: &App, game: GameKind) -> Theme {
     Theme::from_palette(&app.palette, game)
 }
 
-/// The side's name as the panel shows it: 紅 Red, ▲先手 Sente, 楚 Cho (without CJK in the Latin set).
+/// The side's name as the panel shows it: 紅 Red, ▲先手 Sente, 楚 Cho (without CJK in the
+/// Latin set); Chinese and Japanese say it once in their own words: 红方, ▲先手.
 pub fn side_name(language: Language, glyphs: GlyphSet, game: GameKind, side: Side) -> String {
     let word = language.text(side_key(game, side));
     if glyphs == GlyphSet::Latin {
         word.to_string()
+    } else if language.names_sides_in_hanzi() {
+        // 红方 or 先手 already is the native name; shogi keeps its ▲/△ mark.
+        let mark = native_side_name(game, side)
+            .chars()
+            .next()
+            .filter(|c| matches!(c, '▲' | '△'));
+        mark.into_iter().chain(word.chars()).collect()
     } else {
         format!("{} {}", native_side_name(game, side), word)
     }
@@ -711,6 +719,13 @@ fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
             .collect();
         if latin {
             letters
+        } else if language.names_sides_in_hanzi() {
+            // Chinese and Japanese readers read the pieces' hanja, not Hangul: 馬象象馬.
+            let hanja: String = letters
+                .chars()
+                .map(|letter| if letter == 'H' { '馬' } else { '象' })
+                .collect();
+            format!("{hanja} {letters}")
         } else {
             format!("{} {letters}", setup.korean())
         }
@@ -729,6 +744,9 @@ fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
             let handicap = options.handicap();
             if latin {
                 handicap.english().to_string()
+            } else if language.names_sides_in_hanzi() {
+                // 香落ち needs no English beside it for readers of kanji.
+                handicap.japanese().to_string()
             } else {
                 format!("{} {}", handicap.japanese(), handicap.english())
             }
@@ -1239,14 +1257,24 @@ fn help_pieces(game: GameKind) -> Vec<(Vec<PieceKind>, Key)> {
 /// Word-wraps `text` to `width` columns: the first line after `first` columns the
 /// caller has already used, the following ones indented by `indent` spaces (a hanging
 /// indent, so a long description stays in its column). A word longer than a line is cut
-/// between characters; CJK text without spaces is cut the same way.
+/// between characters. Chinese and Japanese break between any two characters, so a
+/// word with wide characters fills the line it starts on; a closing mark (`。`, `、`,
+/// `)`) never begins a line, it takes the character before it along.
 fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<String> {
+    use unicode_width::UnicodeWidthChar;
+    let char_width = |character: char| character.width().unwrap_or(0);
     let mut lines = vec![String::new()];
     let mut used = first;
     let mut has_content = false;
     for word in text.split(' ').filter(|word| !word.is_empty()) {
+        let breakable = word.chars().any(|character| char_width(character) == 2);
         if has_content {
-            if used + 1 + word.width() <= width {
+            let needed = if breakable {
+                word.chars().next().map_or(0, char_width)
+            } else {
+                word.width()
+            };
+            if used + 1 + needed <= width {
                 lines.last_mut().expect("a line").push(' ');
                 used += 1;
             } else {
@@ -1256,10 +1284,20 @@ fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<S
             }
         }
         for character in word.chars() {
-            let character_width = unicode_width::UnicodeWidthChar::width(character).unwrap_or(0);
+            let character_width = char_width(character);
             if has_content && used + character_width > width {
+                let line = lines.last_mut().expect("a line");
+                let carried = if is_closing_mark(character) && line.trim().chars().count() > 1 {
+                    line.pop().filter(|c| *c != ' ')
+                } else {
+                    None
+                };
                 lines.push(" ".repeat(indent));
                 used = indent;
+                if let Some(carried) = carried {
+                    lines.last_mut().expect("a line").push(carried);
+                    used += char_width(carried);
+                }
             }
             lines.last_mut().expect("a line").push(character);
             used += character_width;
@@ -1267,6 +1305,39 @@ fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<S
         }
     }
     lines
+}
+
+/// Punctuation that closes a phrase and so may not begin a line in Chinese or Japanese.
+fn is_closing_mark(character: char) -> bool {
+    matches!(
+        character,
+        '。' | '、'
+            | '，'
+            | '．'
+            | '：'
+            | '；'
+            | '！'
+            | '？'
+            | '）'
+            | '」'
+            | '』'
+            | ')'
+            | ':'
+            | ','
+            | '.'
+            | '!'
+            | '?'
+            | '…'
+            | 'ー'
+            | 'っ'
+            | 'ゃ'
+            | 'ゅ'
+            | 'ょ'
+            | 'ッ'
+            | 'ャ'
+            | 'ュ'
+            | 'ョ'
+    )
 }
 
 fn help_lines(
@@ -1354,5 +1425,7 @@ fn paragraph_lines(text: &str, width: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
+#[cfg(test)]
+mod language_tests;
 #[cfg(test)]
 mod tests;
