@@ -1161,7 +1161,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::GameJanggi, "장기 將棋"),
     (Key::GameGungjanggi, "궁장기"),
     (Key::RulesStandard, "표준"),
-    (Key::RulesKja, "대한장기협회 (점수제)"),
+    (Key::RulesKja, "장기협회 (점수제)"),
     (Key::RulesTraditional, "전통"),
     (Key::RulesModern, "현대 (카카오)"),
     (Key::RulesCasual, "친선"),

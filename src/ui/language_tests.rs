@@ -222,7 +222,7 @@ fn every_game_and_overlay_renders_at_any_size() {
 /// around it: each game, rule set, setup, handicap, player and time control.
 #[test]
 fn every_start_screen_value_fits_beside_its_label() {
-    for language in [Language::Chinese, Language::Japanese] {
+    for language in Language::ALL {
         let mut app = App::new(settings(language));
         for _game in 0..4 {
             let fields = app.start_fields();
@@ -235,7 +235,7 @@ fn every_start_screen_value_fits_beside_its_label() {
                 }
                 app.start_row = row;
                 // Step through the row's values (and back to the first).
-                for _ in 0..12 {
+                for _ in 0..17 {
                     let screen = snapshot(&app);
                     let focused = screen.lines().find(|l| l.contains('›')).expect("a row");
                     assert!(focused.contains('▶'), "{language:?} {field:?}: {focused}");
@@ -244,7 +244,7 @@ fn every_start_screen_value_fits_beside_its_label() {
                     }
                 }
                 if *field != crate::app::StartField::Game {
-                    for _ in 0..12 {
+                    for _ in 0..17 {
                         app.update(Action::Left);
                     }
                 }

@@ -706,7 +706,36 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
 
 // ----- the start screen ---------------------------------------------------
 
-fn start_value(app: &App, options: &StartOptions, field: StartField) -> String {
+/// A start-screen value in at most `room` columns: a shorter form when the full one is
+/// too wide (a handicap's two names), cut with `…` as the last resort.
+fn start_value(app: &App, options: &StartOptions, field: StartField, room: usize) -> String {
+    let value = full_start_value(app, options, field);
+    if value.width() <= room || matches!(field, StartField::Start | StartField::Continue) {
+        return value;
+    }
+    let shorter = match field {
+        StartField::Handicap if app.settings.language == Language::English => {
+            options.handicap().english().to_string()
+        }
+        StartField::Handicap => options.handicap().japanese().to_string(),
+        _ => value,
+    };
+    if shorter.width() <= room {
+        return shorter;
+    }
+    let mut cut = String::new();
+    for character in shorter.chars() {
+        let width = unicode_width::UnicodeWidthChar::width(character).unwrap_or(0);
+        if cut.width() + width + 1 > room {
+            break;
+        }
+        cut.push(character);
+    }
+    cut.push('…');
+    cut
+}
+
+fn full_start_value(app: &App, options: &StartOptions, field: StartField) -> String {
     let language = app.settings.language;
     let latin = app.settings.glyphs == GlyphSet::Latin;
     let setup_text = |setup: crate::rules::janggi::Setup| {
@@ -812,7 +841,9 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
     for (row, &field) in fields.iter().enumerate() {
         let focused = row == app.start_row;
         let label = start_label(app, game, field);
-        let value = start_value(app, options, field);
+        // The cursor mark, the label and the two arrows take the rest of the row.
+        let room = (inner.width as usize).saturating_sub(1 + label_width.max(label.width()) + 4);
+        let value = start_value(app, options, field, room);
         let line = if matches!(field, StartField::Start | StartField::Continue) {
             let text = format!("[ {value} ]");
             let style = if focused {
