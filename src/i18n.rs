@@ -644,6 +644,10 @@ keys! {
     StatusFen,
     /// Status: a record was opened (number of moves).
     StatusOpened,
+    /// A game picked from a file of several: its number, the count, its moves.
+    StatusOpenedGameOf,
+    /// The open prompt named a game number the file does not have: file, number, count.
+    StatusNoSuchGame,
     /// Status: a record was opened up to a problem (the problem follows).
     StatusOpenedPartly,
     /// Status: play goes on from an earlier position (move number).
@@ -991,6 +995,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusSaveFailed, "Not saved: {}"),
     (Key::StatusFen, "FEN: {}"),
     (Key::StatusOpened, "Record opened: {} moves · [ ] to step through, play on from any position"),
+    (Key::StatusOpenedGameOf, "Game {} of {} opened ({} moves) · add #N to the name for another"),
+    (Key::StatusNoSuchGame, "{}: no game {} (the file holds {})"),
     (Key::StatusOpenedPartly, "Record read up to a problem: {}"),
     (Key::StatusBranched, "Playing on from move {}: the later moves are cut (r brings them back)"),
     (Key::StatusMoveRefused, "'{}': {}"),
@@ -1281,6 +1287,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusSaveFailed, "저장하지 못함: {}"),
     (Key::StatusFen, "FEN: {}"),
     (Key::StatusOpened, "기보를 열었습니다: {}수 · [ ]로 넘겨 보고, 어느 국면에서든 이어 둘 수 있습니다"),
+    (Key::StatusOpenedGameOf, "{}번째 대국을 열었습니다 (전체 {}판, {}수) · 다른 대국은 이름 뒤에 #번호"),
+    (Key::StatusNoSuchGame, "{}: {}번째 대국이 없습니다 (전체 {}판)"),
     (Key::StatusOpenedPartly, "기보를 문제가 있는 곳까지 읽었습니다: {}"),
     (Key::StatusBranched, "{}수째부터 이어 둡니다: 뒤의 수는 잘렸습니다(r로 되살림)"),
     (Key::StatusMoveRefused, "'{}': {}"),

@@ -321,7 +321,8 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Mode::Open { file, game }) => {
-            let (record, problem) = match read_chosen_game(&file, game, "opening")? {
+            let (chosen, count) = read_chosen_game(&file, game, "opening")?;
+            let (record, problem) = match chosen {
                 Ok(record) => (record, None),
                 Err(mut error) => match error.partial.take() {
                     Some(partial) => {
@@ -332,6 +333,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 },
             };
             app.open_record(record, problem.as_deref());
+            app.note_game_of(game.unwrap_or(1), count);
             qipan::tui::run(app).map_err(|e| e.to_string())
         }
         Some(Mode::Convert {
@@ -381,7 +383,7 @@ fn read_chosen_game(
     path: &std::path::Path,
     number: Option<usize>,
     verb: &str,
-) -> Result<Result<qipan::record::GameRecord, qipan::record::ImportError>, String> {
+) -> Result<ChosenGame, String> {
     let chosen = number.unwrap_or(1);
     let picked = qipan::record::read_nth_file(path, chosen).map_err(|e| e.to_string())?;
     let count = picked.count;
@@ -403,8 +405,14 @@ fn read_chosen_game(
             path.display()
         );
     }
-    Ok(game)
+    Ok((game, count))
 }
+
+/// The game `--game N` chose (read, or why not) and how many games its file holds.
+type ChosenGame = (
+    Result<qipan::record::GameRecord, qipan::record::ImportError>,
+    usize,
+);
 
 /// Which games of a file `qipan convert` writes.
 enum GamesToConvert {
@@ -461,8 +469,9 @@ fn convert(
     let mut unreadable = 0;
     let text = match games {
         GamesToConvert::One(number) => {
-            let record =
-                read_chosen_game(input, number, "converting")?.map_err(|e| e.to_string())?;
+            let record = read_chosen_game(input, number, "converting")?
+                .0
+                .map_err(|e| e.to_string())?;
             render(&record)?
         }
         GamesToConvert::All => {

@@ -251,14 +251,37 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
 /// Reads a record named at the open prompt and shows it; a record that breaks off opens
 /// up to the problem, an unreadable one leaves the screen as it was with the reason.
 pub fn open_record(app: &mut App, name: &str) {
+    // A file whose own name ends in `#N` is still that file.
+    let (name, number) = if library::open_path(name).exists() {
+        (name, 1)
+    } else {
+        library::split_game_number(name)
+    };
     let path = library::open_path(name);
-    match crate::record::read_file(&path) {
+    let picked = match crate::record::read_nth_file(&path, number) {
+        Ok(picked) => picked,
+        Err(error) => return app.show_error(Key::StatusOpenFailed, &error.to_string()),
+    };
+    let Some(game) = picked.game else {
+        let text = app.settings.language.format(
+            Key::StatusNoSuchGame,
+            &[
+                &path.display().to_string(),
+                &number.to_string(),
+                &picked.count.to_string(),
+            ],
+        );
+        app.status = Some(crate::app::Status { text, error: true });
+        return;
+    };
+    match game {
         Ok(record) => app.open_record(record, None),
         Err(mut error) => match error.partial.take() {
             Some(partial) => app.open_record(*partial, Some(&error.to_string())),
-            None => app.show_error(Key::StatusOpenFailed, &error.to_string()),
+            None => return app.show_error(Key::StatusOpenFailed, &error.to_string()),
         },
     }
+    app.note_game_of(number, picked.count);
 }
 
 pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {

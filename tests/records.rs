@@ -643,6 +643,41 @@ fn the_event_loop_writes_saved_and_finished_games() {
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
+/// The open prompt picks a game of a file of several with `#N` and says which it opened.
+#[test]
+fn the_open_prompt_picks_a_game_from_a_file_of_several() {
+    use qipan::app::{App, Settings};
+    let folder = std::env::temp_dir().join(format!("qipan-open-many-{}", std::process::id()));
+    std::fs::create_dir_all(&folder).unwrap();
+    let path = folder.join("three.pgn");
+    let games = "[Game \"Chinese Chess\"]\n\n1. h3e3 *\n\n[Game \"Chinese Chess\"]\n\n1. h3e3 h10g8 *\n\n[Game \"Chinese Chess\"]\n\n1. b3e3 *\n";
+    std::fs::write(&path, games).unwrap();
+    let name = path.display().to_string();
+    let mut app = App::new(Settings::default());
+    qipan::tui::open_record(&mut app, &format!("{name} #2"));
+    let play = app.play.as_ref().expect("game 2 opened");
+    assert_eq!(engine_moves(&play.game), ["h3e3", "h10g8"]);
+    let status = app.status.as_ref().unwrap();
+    assert!(!status.error);
+    assert!(status.text.contains("Game 2 of 3"), "{}", status.text);
+    // Without a number: the first game, and the note that there are others.
+    let mut first = App::new(Settings::default());
+    qipan::tui::open_record(&mut first, &name);
+    assert_eq!(engine_moves(&first.play.as_ref().unwrap().game), ["h3e3"]);
+    assert!(first.status.as_ref().unwrap().text.contains("Game 1 of 3"));
+    // A number the file does not have opens nothing and says so.
+    let mut missing = App::new(Settings::default());
+    qipan::tui::open_record(&mut missing, &format!("{name} #9"));
+    assert!(missing.play.is_none());
+    let status = missing.status.as_ref().unwrap();
+    assert!(
+        status.error && status.text.contains("no game 9"),
+        "{}",
+        status.text
+    );
+    std::fs::remove_dir_all(&folder).unwrap();
+}
+
 #[test]
 fn legacy_encodings_are_told_apart_by_their_move_text() {
     // CP949 janggi without the word "janggi", and GBK xiangqi without [Game].

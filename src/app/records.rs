@@ -59,6 +59,20 @@ impl App {
         }
     }
 
+    /// After [`App::open_record`] of game `number` of a file holding `count` games: the
+    /// status line says which one it is and how to open another (unless a problem is shown).
+    pub fn note_game_of(&mut self, number: usize, count: usize) {
+        if count <= 1 || self.status.as_ref().is_some_and(|s| s.error) {
+            return;
+        }
+        let moves = self.play.as_ref().map_or(0, |p| p.game.moves().len());
+        let text = self.settings.language.format(
+            Key::StatusOpenedGameOf,
+            &[&number.to_string(), &count.to_string(), &moves.to_string()],
+        );
+        self.status = Some(Status { text, error: false });
+    }
+
     /// Called when a move is about to be made while a past position is shown: the game
     /// goes back to that position (the moves after it wait on the redo list, so `r`
     /// replays them and playing the same move keeps the old line) and play goes on.

@@ -235,6 +235,8 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::StatusSaveFailed, "未能保存: {}"),
     (Key::StatusFen, "FEN: {}"),
     (Key::StatusOpened, "已打开棋谱: 共 {} 步 · 用 [ ] 逐步查看，可从任意局面续下"),
+    (Key::StatusOpenedGameOf, "已打开第 {} 局 (共 {} 局, {} 步) · 其他对局请在文件名后加 #编号"),
+    (Key::StatusNoSuchGame, "{}: 没有第 {} 局 (文件共 {} 局)"),
     (Key::StatusOpenedPartly, "棋谱读到出错处为止: {}"),
     (Key::StatusBranched, "从第 {} 步续下: 之后的着法已截去 (按 r 恢复)"),
     (Key::StatusMoveRefused, "'{}': {}"),

@@ -235,6 +235,8 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::StatusSaveFailed, "保存できません: {}"),
     (Key::StatusFen, "FEN: {}"),
     (Key::StatusOpened, "棋譜を開きました: {}手 · [ ] で一手ずつ、どの局面からでも指し継げます"),
+    (Key::StatusOpenedGameOf, "{}局目を開きました (全{}局, {}手) · 他の対局は名前の後に #番号"),
+    (Key::StatusNoSuchGame, "{}: {}局目はありません (全{}局)"),
     (Key::StatusOpenedPartly, "棋譜を問題のある所まで読みました: {}"),
     (Key::StatusBranched, "{}手目から指し継ぎます: 以降の手は外しました (r で戻せます)"),
     (Key::StatusMoveRefused, "'{}': {}"),

@@ -100,6 +100,20 @@ pub fn pgn_date(time: (i64, u32, u32, u32, u32, u32)) -> String {
     format!("{:04}.{:02}.{:02}", time.0, time.1, time.2)
 }
 
+/// Splits a game number off a name typed at the open prompt: `big.pgn #3` is game 3 of
+/// `big.pgn`; a name without one is game 1.
+pub fn split_game_number(text: &str) -> (&str, usize) {
+    let text = text.trim();
+    if let Some((name, number)) = text.rsplit_once('#') {
+        if let Ok(number) = number.trim().parse::<usize>() {
+            if !name.trim().is_empty() && number > 0 {
+                return (name.trim_end(), number);
+            }
+        }
+    }
+    (text, 1)
+}
+
 /// Where a name typed at the open prompt points: a path as given when it has a folder
 /// or exists, else the file of that name in the games folder, then in the history folder.
 pub fn open_path(name: &str) -> PathBuf {
@@ -151,6 +165,19 @@ pub fn record_files() -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_game_number_is_split_off_the_typed_name() {
+        assert_eq!(split_game_number("big.pgn #3"), ("big.pgn", 3));
+        assert_eq!(
+            split_game_number(" games/big.pgn#12 "),
+            ("games/big.pgn", 12)
+        );
+        assert_eq!(split_game_number("big.pgn"), ("big.pgn", 1));
+        assert_eq!(split_game_number("a#b.pgn"), ("a#b.pgn", 1));
+        assert_eq!(split_game_number("big.pgn #0"), ("big.pgn #0", 1));
+        assert_eq!(split_game_number("#4"), ("#4", 1));
+    }
 
     #[test]
     fn civil_dates() {
