@@ -8,6 +8,8 @@ use qipan::rules::game::Game;
 use qipan::rules::notation::Notation;
 use std::time::Duration;
 
+mod common;
+
 const SHOGI_DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records/shogi");
 
 fn seconds(n: u64) -> Option<Duration> {
@@ -17,18 +19,7 @@ fn seconds(n: u64) -> Option<Duration> {
 /// A game of `plies` pseudo-random legal moves (fixed xorshift seed).
 fn random_game(variant: Variant, plies: usize, seed: u64) -> Game {
     let mut game = Game::new(variant.start());
-    let mut state = seed.max(1);
-    for _ in 0..plies {
-        let legal = game.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let mv = legal.as_slice()[(state % legal.len() as u64) as usize];
-        game.play(mv).expect("legal move plays");
-    }
+    common::play_random(&mut game, plies, seed);
     game
 }
 
@@ -248,18 +239,7 @@ fn timed_files_match_the_golden_files_cshogi_reads() {
     let update = std::env::var_os("QIPAN_UPDATE_GOLDEN").is_some();
     let start = qipan::rules::shogi::Handicap::TwoPiece.position();
     let mut game = Game::new(qipan::rules::any::AnyPosition::Shogi(start));
-    let mut state = 77u64;
-    for _ in 0..120 {
-        let legal = game.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let mv = legal.as_slice()[(state % legal.len() as u64) as usize];
-        game.play(mv).unwrap();
-    }
+    common::play_random(&mut game, 120, 77);
     let plies = game.moves().len();
     let mut record = GameRecord::new(game);
     record.move_times = (0..plies as u64).map(|i| seconds(i * 37 % 250)).collect();

@@ -11,6 +11,8 @@ use qipan::rules::notation::Notation;
 use qipan::rules::{EndReason, Outcome, Position, Side};
 use std::path::Path;
 
+mod common;
+
 /// A game of up to `plies` pseudo-random legal moves (a fixed xorshift seed, so the
 /// same game every run).
 fn random_game(variant: Variant, fen: Option<&str>, plies: usize, seed: u64) -> Game {
@@ -19,18 +21,7 @@ fn random_game(variant: Variant, fen: Option<&str>, plies: usize, seed: u64) -> 
         None => variant.start(),
     };
     let mut game = Game::new(start);
-    let mut state = seed.max(1);
-    for _ in 0..plies {
-        let legal = game.legal_moves();
-        if legal.is_empty() {
-            break;
-        }
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        let mv = legal.as_slice()[(state % legal.len() as u64) as usize];
-        game.play(mv).expect("legal move plays");
-    }
+    common::play_random(&mut game, plies, seed);
     game
 }
 
