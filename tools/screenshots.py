@@ -83,6 +83,8 @@ SCENES = [
     ("game-over", (100, 32), ["--lang", "en", "xiangqi"],
      typed_moves(["h2e2", "h9g7"]) + ["R", ("wait", 0.2), "y"]),
     ("small-terminal-80x24", (80, 24), ["--lang", "ko", "janggi"], typed_moves(OPENING_JANGGI)),
+    ("xiangqi-chinese", (100, 32), ["--lang", "zh", "xiangqi"], typed_moves(OPENING_XIANGQI)),
+    ("shogi-japanese", (100, 30), ["--lang", "ja", "shogi"], typed_moves(OPENING_SHOGI)),
 ]
 
 
