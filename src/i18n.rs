@@ -547,6 +547,12 @@ keys! {
     IllegalNoPiece,
     /// Illegal move reason.
     IllegalNotAMove,
+    /// A typed janggi coordinate move names another piece: the square, the piece there.
+    IllegalWrongPiece,
+    /// A typed move looks like the game's notation but no legal move is written so.
+    IllegalNotWrittenHere,
+    /// A typed move exists but is not allowed here.
+    IllegalNotAllowed,
     /// Illegal move reason.
     IllegalLeavesInCheck,
     /// Illegal move reason.
@@ -946,6 +952,9 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ReasonSecondPlayer, "as second player on equal material"),
     (Key::IllegalNoPiece, "no piece of yours on that square"),
     (Key::IllegalNotAMove, "that piece cannot move there"),
+    (Key::IllegalWrongPiece, "the piece on {} is {}"),
+    (Key::IllegalNotWrittenHere, "no legal move is written this way here"),
+    (Key::IllegalNotAllowed, "the move is not allowed here"),
     (Key::IllegalLeavesInCheck, "leaves the king in check"),
     (Key::IllegalFlyingGeneral, "the generals would face each other"),
     (Key::IllegalTwoPawns, "nifu: a second pawn on this file"),
@@ -1238,6 +1247,9 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ReasonSecondPlayer, "동점 시 후수 승"),
     (Key::IllegalNoPiece, "그 자리에 내 기물이 없습니다"),
     (Key::IllegalNotAMove, "그 기물은 거기로 갈 수 없습니다"),
+    (Key::IllegalWrongPiece, "{} 자리의 기물은 {}입니다"),
+    (Key::IllegalNotWrittenHere, "지금 이렇게 적히는 둘 수 있는 수가 없습니다"),
+    (Key::IllegalNotAllowed, "지금은 둘 수 없는 수입니다"),
     (Key::IllegalLeavesInCheck, "장군을 받게 됩니다"),
     (Key::IllegalFlyingGeneral, "두 장수가 마주보게 됩니다"),
     (Key::IllegalTwoPawns, "니후: 같은 줄에 두 번째 보"),

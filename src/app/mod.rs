@@ -23,7 +23,7 @@ use crate::protocol::client::EngineSpec;
 use crate::record::autosave::{self, SavedClock, SavedGame, Seat};
 use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
-use crate::rules::notation::{parse_move_after, Notation, NotationError};
+use crate::rules::notation::{parse_move_after, Notation, NotationError, Refusal};
 use crate::rules::{EndReason, IllegalMove, Move, Outcome, Position, Side};
 pub use clocks::{clock_limits, CPU_SAFETY_MARGIN};
 pub use setup::{GameChoice, Player, StartField, StartOptions, TimeDefaults, GAMES};
@@ -1328,7 +1328,18 @@ impl App {
         match parse_move_after(position, text, previous) {
             Ok(mv) => self.play_move(mv),
             Err(NotationError::Unknown(_)) => self.refuse_text(Key::StatusUnknownMove, &[text]),
-            Err(NotationError::Illegal { reason, .. }) => {
+            Err(NotationError::Illegal { refusal, .. }) => {
+                let language = self.settings.language;
+                let reason = match refusal {
+                    Refusal::Rule(why) => language.text(illegal_key(why)).to_string(),
+                    Refusal::WrongPiece { square, piece } => {
+                        language.format(Key::IllegalWrongPiece, &[&square, &piece])
+                    }
+                    Refusal::NotWrittenHere => {
+                        language.text(Key::IllegalNotWrittenHere).to_string()
+                    }
+                    Refusal::NotAllowed => language.text(Key::IllegalNotAllowed).to_string(),
+                };
                 self.refuse_text(Key::StatusMoveRefused, &[text, &reason])
             }
             Err(NotationError::Ambiguous { candidates, .. }) => {

@@ -140,6 +140,21 @@ fn the_korean_interface_explains_in_korean() {
         "{}",
         status(&app)
     );
+    // A typed move is refused in Korean too: a rule, a wrong piece, an unknown form.
+    press(&mut app, &[Action::Cancel]);
+    type_move(&mut app, "01차03");
+    assert!(
+        status(&app).contains("그 기물은 거기로 갈 수 없습니다"),
+        "{}",
+        status(&app)
+    );
+    type_move(&mut app, "79차78");
+    assert!(
+        status(&app).contains("79 자리의 기물은 졸입니다"),
+        "{}",
+        status(&app)
+    );
+    assert!(play(&app).game.moves().is_empty());
 }
 
 #[test]

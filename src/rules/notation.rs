@@ -113,8 +113,10 @@ pub enum NotationError {
     Illegal {
         /// The text as given.
         text: String,
-        /// Why the move is refused.
+        /// Why the move is refused, in English.
         reason: String,
+        /// Why the move is refused, as data an interface can say in its own language.
+        refusal: Refusal,
     },
     /// The text fits more than one legal move.
     Ambiguous {
@@ -125,11 +127,30 @@ pub enum NotationError {
     },
 }
 
+/// Why a move named in notation is refused.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// The rules refuse the move.
+    Rule(crate::rules::IllegalMove),
+    /// Janggi coordinates name a piece other than the one on the square (`square`,
+    /// `piece`: the piece's Korean name).
+    WrongPiece {
+        /// The square as written (`79`).
+        square: String,
+        /// The Korean name of the piece that stands there.
+        piece: String,
+    },
+    /// The text looks like a move of the game, but no legal move is written this way.
+    NotWrittenHere,
+    /// The move exists but is not allowed here for another reason.
+    NotAllowed,
+}
+
 impl fmt::Display for NotationError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             NotationError::Unknown(text) => write!(f, "not a move: {text}"),
-            NotationError::Illegal { text, reason } => write!(f, "{text}: {reason}"),
+            NotationError::Illegal { text, reason, .. } => write!(f, "{text}: {reason}"),
             NotationError::Ambiguous { text, candidates } => {
                 write!(f, "{text} is ambiguous: {}", candidates.join(" or "))
             }
@@ -197,10 +218,11 @@ pub fn parse_move_after(
     let game = position.game();
 
     // Coordinate forms first: they carry a reason when illegal.
-    if let Some(reason) = direct_piece_mismatch(position, trimmed) {
+    if let Some((reason, refusal)) = direct_piece_mismatch(position, trimmed) {
         return Err(NotationError::Illegal {
             text: trimmed.to_string(),
             reason,
+            refusal,
         });
     }
     let mut illegal = None;
@@ -264,16 +286,18 @@ pub fn parse_move_after(
             }
         }
     }
-    if let Some(reason) = illegal {
+    if let Some((reason, refusal)) = illegal {
         return Err(NotationError::Illegal {
             text: trimmed.to_string(),
             reason,
+            refusal,
         });
     }
     if looks_like_notation(game, trimmed) {
         return Err(NotationError::Illegal {
             text: trimmed.to_string(),
             reason: "no legal move is written this way here".to_string(),
+            refusal: Refusal::NotWrittenHere,
         });
     }
     Err(NotationError::Unknown(trimmed.to_string()))
@@ -338,10 +362,13 @@ fn forward_sign(side: Side) -> i32 {
 }
 
 /// Why a move is refused, in words.
-fn illegal_reason(position: &AnyPosition, mv: Move) -> String {
+fn illegal_reason(position: &AnyPosition, mv: Move) -> (String, Refusal) {
     match position.check_move(mv) {
-        Err(why) => why.describe().to_string(),
-        Ok(()) => "the move is not allowed here".to_string(),
+        Err(why) => (why.describe().to_string(), Refusal::Rule(why)),
+        Ok(()) => (
+            "the move is not allowed here".to_string(),
+            Refusal::NotAllowed,
+        ),
     }
 }
 
@@ -592,7 +619,7 @@ fn direct_candidates(position: &AnyPosition, text: &str) -> Vec<Move> {
 
 /// Janggi: when the text is `79卒78`-like and names a piece that is not on the origin
 /// square, says so.
-fn direct_piece_mismatch(position: &AnyPosition, text: &str) -> Option<String> {
+fn direct_piece_mismatch(position: &AnyPosition, text: &str) -> Option<(String, Refusal)> {
     let AnyPosition::Janggi(_) = position else {
         return None;
     };
@@ -621,9 +648,13 @@ fn direct_piece_mismatch(position: &AnyPosition, text: &str) -> Option<String> {
     if names.iter().any(|n| n.starts_with(first)) || side_names.contains(&first) {
         None
     } else {
-        Some(format!(
-            "the piece on {r1}{f1} is {}",
-            korean_piece_name(piece.kind, piece.side, true)
+        let name = korean_piece_name(piece.kind, piece.side, true);
+        Some((
+            format!("the piece on {r1}{f1} is {name}"),
+            Refusal::WrongPiece {
+                square: format!("{r1}{f1}"),
+                piece: name.to_string(),
+            },
         ))
     }
 }
