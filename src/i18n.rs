@@ -656,6 +656,12 @@ keys! {
     StatusNoSuchGame,
     /// Status: a record was opened up to a problem (the problem follows).
     StatusOpenedPartly,
+    /// Where in a record file a problem is: the game of several.
+    ImportGame,
+    /// Where in a record file a problem is: the line.
+    ImportLine,
+    /// Where in a record file a problem is: the move number.
+    ImportMove,
     /// Status: play goes on from an earlier position (move number).
     StatusBranched,
     /// Status: a typed move names a move that is not legal, and why.
@@ -1007,6 +1013,9 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusOpenedGameOf, "Game {} of {} opened ({} moves) · add #N to the name for another"),
     (Key::StatusNoSuchGame, "{}: no game {} (the file holds {})"),
     (Key::StatusOpenedPartly, "Record read up to a problem: {}"),
+    (Key::ImportGame, "game {}"),
+    (Key::ImportLine, "line {}"),
+    (Key::ImportMove, "move {}"),
     (Key::StatusBranched, "Playing on from move {}: the later moves are cut (r brings them back)"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' could be {}"),
@@ -1302,6 +1311,9 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusOpenedGameOf, "{}번째 대국을 열었습니다 (전체 {}판, {}수) · 다른 대국은 이름 뒤에 #번호"),
     (Key::StatusNoSuchGame, "{}: {}번째 대국이 없습니다 (전체 {}판)"),
     (Key::StatusOpenedPartly, "기보를 문제가 있는 곳까지 읽었습니다: {}"),
+    (Key::ImportGame, "{}번째 대국"),
+    (Key::ImportLine, "{}행"),
+    (Key::ImportMove, "{}수째"),
     (Key::StatusBranched, "{}수째부터 이어 둡니다: 뒤의 수는 잘렸습니다(r로 되살림)"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' 수가 여럿입니다: {}"),

@@ -260,7 +260,10 @@ pub fn open_record(app: &mut App, name: &str) {
     let path = library::open_path(name);
     let picked = match crate::record::read_nth_file(&path, number) {
         Ok(picked) => picked,
-        Err(error) => return app.show_error(Key::StatusOpenFailed, &error.to_string()),
+        Err(error) => {
+            let text = app.import_error_text(&error);
+            return app.show_error(Key::StatusOpenFailed, &text);
+        }
     };
     let Some(game) = picked.game else {
         let text = app.settings.language.format(
@@ -276,10 +279,13 @@ pub fn open_record(app: &mut App, name: &str) {
     };
     match game {
         Ok(record) => app.open_record(record, None),
-        Err(mut error) => match error.partial.take() {
-            Some(partial) => app.open_record(*partial, Some(&error.to_string())),
-            None => return app.show_error(Key::StatusOpenFailed, &error.to_string()),
-        },
+        Err(mut error) => {
+            let text = app.import_error_text(&error);
+            match error.partial.take() {
+                Some(partial) => app.open_record(*partial, Some(&text)),
+                None => return app.show_error(Key::StatusOpenFailed, &text),
+            }
+        }
     }
     app.note_game_of(number, picked.count);
 }

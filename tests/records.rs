@@ -666,6 +666,25 @@ fn the_open_prompt_picks_a_game_from_a_file_of_several() {
         "{}",
         status.text
     );
+    // In Korean, where the problem is reads in Korean; the game so far is opened.
+    let bad = folder.join("bad.pgn");
+    std::fs::write(
+        &bad,
+        "[Game \"Chinese Chess\"]\n\n1. h3e3 h10g8\n2. h3h10 *\n",
+    )
+    .unwrap();
+    let mut korean = App::new(Settings {
+        language: qipan::i18n::Language::Korean,
+        ..Settings::default()
+    });
+    qipan::tui::open_record(&mut korean, &bad.display().to_string());
+    let status = korean.status.as_ref().unwrap();
+    assert!(status.error);
+    assert!(status.text.contains("4행, 2수째: h3h10"), "{}", status.text);
+    assert_eq!(
+        engine_moves(&korean.play.as_ref().unwrap().game),
+        ["h3e3", "h10g8"]
+    );
     std::fs::remove_dir_all(&folder).unwrap();
 }
 
