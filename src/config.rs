@@ -422,6 +422,11 @@ impl Reader<'_> {
         table
     }
 
+    /// The `[key]` section of `root` as a table, when present (a warning when it is not a table).
+    fn section(&mut self, root: &Table, key: &str) -> Option<Table> {
+        root.get(key).and_then(|item| self.table(item, key))
+    }
+
     fn read(&mut self, root: &Table, config: &mut Config) {
         const TOP: &[&str] = &[
             "language",
@@ -467,32 +472,16 @@ impl Reader<'_> {
                 config.bell = value;
             }
         }
-        if let Some(table) = root
-            .get("game")
-            .and_then(|item| self.table(item, "game"))
-            .as_ref()
-        {
+        if let Some(table) = self.section(root, "game").as_ref() {
             self.read_game(table, config);
         }
-        if let Some(table) = root
-            .get("notation")
-            .and_then(|i| self.table(i, "notation"))
-            .as_ref()
-        {
+        if let Some(table) = self.section(root, "notation").as_ref() {
             self.read_notation(table, config);
         }
-        if let Some(table) = root
-            .get("cpu")
-            .and_then(|item| self.table(item, "cpu"))
-            .as_ref()
-        {
+        if let Some(table) = self.section(root, "cpu").as_ref() {
             self.read_cpu(table, config);
         }
-        if let Some(table) = root
-            .get("clock")
-            .and_then(|item| self.table(item, "clock"))
-            .as_ref()
-        {
+        if let Some(table) = self.section(root, "clock").as_ref() {
             self.unknown(
                 table,
                 "clock.",
@@ -516,11 +505,7 @@ impl Reader<'_> {
                 }
             }
         }
-        if let Some(table) = root
-            .get("folders")
-            .and_then(|i| self.table(i, "folders"))
-            .as_ref()
-        {
+        if let Some(table) = self.section(root, "folders").as_ref() {
             self.unknown(table, "folders.", &["autosave", "games"]);
             if let Some(item) = table.get("autosave") {
                 if let Some(value) = self.folder(item, "folders.autosave") {
@@ -533,11 +518,7 @@ impl Reader<'_> {
                 }
             }
         }
-        if let Some(table) = root
-            .get("keys")
-            .and_then(|item| self.table(item, "keys"))
-            .as_ref()
-        {
+        if let Some(table) = self.section(root, "keys").as_ref() {
             self.read_keys(table, config);
         }
         if let Some(item) = root.get("engines") {

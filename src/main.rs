@@ -327,7 +327,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 Err(mut error) => match error.partial.take() {
                     Some(partial) => {
                         eprintln!("qipan: {error}");
-                        (*partial, Some(app.import_error_text(&error)))
+                        (*partial, Some(error.text(app.settings.language)))
                     }
                     None => return Err(error.to_string()),
                 },

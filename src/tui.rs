@@ -252,16 +252,17 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
 /// up to the problem, an unreadable one leaves the screen as it was with the reason.
 pub fn open_record(app: &mut App, name: &str) {
     // A file whose own name ends in `#N` is still that file.
-    let (name, number) = if library::open_path(name).exists() {
-        (name, 1)
+    let whole = library::open_path(name);
+    let (path, number) = if whole.exists() {
+        (whole, 1)
     } else {
-        library::split_game_number(name)
+        let (name, number) = library::split_game_number(name);
+        (library::open_path(name), number)
     };
-    let path = library::open_path(name);
     let picked = match crate::record::read_nth_file(&path, number) {
         Ok(picked) => picked,
         Err(error) => {
-            let text = app.import_error_text(&error);
+            let text = error.text(app.settings.language);
             return app.show_error(Key::StatusOpenFailed, &text);
         }
     };
@@ -280,7 +281,7 @@ pub fn open_record(app: &mut App, name: &str) {
     match game {
         Ok(record) => app.open_record(record, None),
         Err(mut error) => {
-            let text = app.import_error_text(&error);
+            let text = error.text(app.settings.language);
             match error.partial.take() {
                 Some(partial) => app.open_record(*partial, Some(&text)),
                 None => return app.show_error(Key::StatusOpenFailed, &text),

@@ -59,34 +59,6 @@ impl App {
         }
     }
 
-    /// A record's import problem in the interface's language: where it is (file, game,
-    /// line, move) and the text; the reason itself is the reader's English phrase.
-    pub fn import_error_text(&self, error: &crate::record::ImportError) -> String {
-        let language = self.settings.language;
-        let mut places = Vec::new();
-        if let Some(game) = error.game {
-            places.push(language.format(Key::ImportGame, &[&game.to_string()]));
-        }
-        if let Some(line) = error.line {
-            places.push(language.format(Key::ImportLine, &[&line.to_string()]));
-        }
-        if let Some(number) = error.move_number {
-            places.push(language.format(Key::ImportMove, &[&number.to_string()]));
-        }
-        let mut text = error.file.clone();
-        if !places.is_empty() {
-            text.push_str(": ");
-            text.push_str(&places.join(", "));
-        }
-        if !error.text.is_empty() {
-            text.push_str(": ");
-            text.push_str(&error.text);
-        }
-        text.push_str(": ");
-        text.push_str(&error.reason);
-        text
-    }
-
     /// After [`App::open_record`] of game `number` of a file holding `count` games: the
     /// status line says which one it is and how to open another (unless a problem is shown).
     pub fn note_game_of(&mut self, number: usize, count: usize) {

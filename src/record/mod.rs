@@ -28,6 +28,7 @@ pub mod times;
 
 pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, PickedGame};
 
+use crate::i18n::{Key, Language};
 use crate::rules::game::Game;
 use crate::rules::Outcome;
 use std::fmt;
@@ -122,28 +123,40 @@ impl ImportError {
     }
 }
 
+impl ImportError {
+    /// The error in `language`: where it is (file, game of several, line, move) and the
+    /// text, then the reason (the reader's English phrase).
+    pub fn text(&self, language: Language) -> String {
+        let mut places = Vec::new();
+        if let Some(game) = self.game {
+            places.push(language.format(Key::ImportGame, &[&game.to_string()]));
+        }
+        if let Some(line) = self.line {
+            places.push(language.format(Key::ImportLine, &[&line.to_string()]));
+        }
+        if let Some(number) = self.move_number {
+            places.push(language.format(Key::ImportMove, &[&number.to_string()]));
+        }
+        let mut text = self.file.clone();
+        if !places.is_empty() {
+            text.push_str(": ");
+            text.push_str(&places.join(", "));
+        }
+        if !self.text.is_empty() {
+            text.push_str(": ");
+            text.push_str(&self.text);
+        }
+        text.push_str(": ");
+        text.push_str(&self.reason);
+        text
+    }
+}
+
 impl fmt::Display for ImportError {
     /// `game.kif: line 37, move 24: 同歩: no previous move ends on a square`, with
     /// `game 2, ` before the line in a file of several games.
     fn fmt(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(formatter, "{}", self.file)?;
-        let mut separator = ":";
-        if let Some(game) = self.game {
-            write!(formatter, ": game {game}")?;
-            separator = ",";
-        }
-        if let Some(line) = self.line {
-            write!(formatter, "{separator} line {line}")?;
-            if let Some(number) = self.move_number {
-                write!(formatter, ", move {number}")?;
-            }
-        } else if let Some(number) = self.move_number {
-            write!(formatter, "{separator} move {number}")?;
-        }
-        if !self.text.is_empty() {
-            write!(formatter, ": {}", self.text)?;
-        }
-        write!(formatter, ": {}", self.reason)
+        formatter.write_str(&self.text(Language::English))
     }
 }
 

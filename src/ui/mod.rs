@@ -724,12 +724,14 @@ fn start_value(app: &App, options: &StartOptions, field: StartField, room: usize
         return shorter;
     }
     let mut cut = String::new();
+    let mut used = 0;
     for character in shorter.chars() {
         let width = unicode_width::UnicodeWidthChar::width(character).unwrap_or(0);
-        if cut.width() + width + 1 > room {
+        if used + width + 1 > room {
             break;
         }
         cut.push(character);
+        used += width;
     }
     cut.push('…');
     cut
