@@ -18,7 +18,7 @@ pub struct Part {
 }
 
 /// Reads a record file's bytes and its format: from the extension, else the content.
-fn file_bytes(path: &std::path::Path) -> Result<(Vec<u8>, String, Format), ImportError> {
+pub(super) fn file_bytes(path: &std::path::Path) -> Result<(Vec<u8>, String, Format), ImportError> {
     let name = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|error| file_error(&name, error.to_string()))?;
     let format = Format::from_extension(&name)

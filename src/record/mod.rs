@@ -282,11 +282,7 @@ fn file_error(file: &str, reason: impl Into<String>) -> ImportError {
 
 /// Reads a record file: the format from the extension, else from the content.
 pub fn read_file(path: &std::path::Path) -> Result<GameRecord, ImportError> {
-    let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| file_error(&name, error.to_string()))?;
-    let format = Format::from_extension(&name)
-        .or_else(|| Format::sniff(&bytes))
-        .unwrap_or(Format::Pgn);
+    let (bytes, name, format) = games::file_bytes(path)?;
     read_bytes(&bytes, &name, format)
 }
 

@@ -73,12 +73,15 @@ pub fn parse_seconds(text: &str) -> Option<Duration> {
 
 /// Whole seconds with up to three decimals when the time has a fraction (`12`, `12.25`).
 pub fn format_seconds(time: Duration) -> String {
-    let millis = time.subsec_millis();
-    if millis == 0 {
-        return time.as_secs().to_string();
+    format!("{}{}", time.as_secs(), fraction(time))
+}
+
+/// `.25` for a time with a quarter second, empty for whole seconds.
+fn fraction(time: Duration) -> String {
+    match time.subsec_millis() {
+        0 => String::new(),
+        millis => format!(".{}", format!("{millis:03}").trim_end_matches('0')),
     }
-    let fraction = format!("{millis:03}");
-    format!("{}.{}", time.as_secs(), fraction.trim_end_matches('0'))
 }
 
 /// `h:mm:ss` with decimals when the time has a fraction, as PGN's `%emt` writes it.
@@ -90,12 +93,7 @@ pub fn format_clock(time: Duration) -> String {
         seconds / 60 % 60,
         seconds % 60
     );
-    let millis = time.subsec_millis();
-    if millis != 0 {
-        let fraction = format!("{millis:03}");
-        text.push('.');
-        text.push_str(fraction.trim_end_matches('0'));
-    }
+    text.push_str(&fraction(time));
     text
 }
 
