@@ -6,8 +6,7 @@
 //! the file, line, column and key, and that key keeps its default while every other
 //! key keeps the file's value. Unknown keys are warned about, never fatal.
 
-use crate::app::keymap::{action_named, parse_key, ACTION_NAMES};
-use crate::app::Action;
+use crate::action::{action_named, parse_key, Action, ACTION_NAMES};
 use crate::i18n::Language;
 use crate::rules::any::{GameKind, Variant};
 use crate::rules::janggi::Setup;
@@ -105,7 +104,7 @@ impl NotationChoices {
 
 /// Time controls per game, read with [`TimeControl`]'s text form (`none`, `10m`,
 /// `5m+3s`, `10m 3x30s`); the start screen offers them first.
-pub use crate::app::setup::TimeDefaults;
+pub use crate::setup::TimeDefaults;
 
 /// Every option with its value.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,6 +6,7 @@
 //! is `app` (the model), `ui` (drawing) and `tui` (terminal and event loop),
 //! with its strings in `i18n`. `record` keeps games on disk (the autosave).
 
+pub mod action;
 pub mod app;
 pub mod bench;
 pub mod clock;
@@ -15,6 +16,7 @@ pub mod i18n;
 pub mod protocol;
 pub mod record;
 pub mod rules;
+pub mod setup;
 pub mod theme;
 pub mod tui;
 pub mod ui;

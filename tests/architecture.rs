@@ -97,3 +97,28 @@ fn records_neither_draw_nor_reach_into_the_client() {
         ],
     );
 }
+
+/// The modules `app` builds on never reach back up into it, so there is no import
+/// circle: key bindings (`action`), start choices (`setup`), settings, themes, clocks
+/// and strings sit below the model.
+#[test]
+fn modules_below_the_app_do_not_import_it() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for file in [
+        "src/action.rs",
+        "src/setup.rs",
+        "src/config.rs",
+        "src/theme.rs",
+        "src/clock.rs",
+        "src/i18n.rs",
+    ] {
+        let text = std::fs::read_to_string(root.join(file)).unwrap();
+        assert!(
+            !text.contains("crate::app"),
+            "{file} imports crate::app, which is built on it"
+        );
+    }
+    for dir in ["src/config", "src/i18n"] {
+        assert_absent(dir, &["crate::app"]);
+    }
+}

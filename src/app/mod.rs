@@ -13,9 +13,10 @@ pub mod preferences;
 pub mod records;
 mod searches;
 pub mod settings_screen;
-pub mod setup;
+pub use crate::setup;
 pub mod thinking;
 
+pub use crate::action::Action;
 use crate::clock::{Clock, TimeSource};
 use crate::engine::{limits_for_level, Limits, MAX_LEVEL};
 use crate::i18n::{Key, Language};
@@ -157,125 +158,6 @@ pub enum Overlay {
 
 /// How far the help can be scrolled down (it has fewer rows than this on any screen).
 const HELP_SCROLL_LIMIT: u16 = 120;
-
-/// Everything that can happen.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Action {
-    /// Cursor up on the screen.
-    Up,
-    /// Cursor down on the screen.
-    Down,
-    /// Cursor left on the screen.
-    Left,
-    /// Cursor right on the screen.
-    Right,
-    /// Enter/Space: pick, move, confirm.
-    Select,
-    /// Esc: drop the selection or close the popup.
-    Cancel,
-    /// Move the cursor between the board and the hand (shogi).
-    ToggleHand,
-    /// Open the typed-move prompt.
-    OpenPrompt,
-    /// A character typed into the prompt.
-    PromptChar(char),
-    /// Backspace in the prompt.
-    PromptBackspace,
-    /// Save the game to a file (asks for the name).
-    Save,
-    /// Open a record file (the open prompt).
-    OpenFile,
-    /// Show the position's FEN (SFEN for shogi) in the status line.
-    ShowFen,
-    /// Pass (janggi).
-    Pass,
-    /// Take back a move.
-    Undo,
-    /// Replay a taken-back move.
-    Redo,
-    /// Turn the board round.
-    Flip,
-    /// Hotseat: turn the board after every move (toggle).
-    FlipEveryTurn,
-    /// Write the move list in the game's next notation.
-    CycleNotation,
-    /// Open or close the help.
-    Help,
-    /// Open the settings screen.
-    Settings,
-    /// Save the settings to the config file (`s` on the settings screen).
-    SaveSettings,
-    /// Quit, asking first when a game is in progress.
-    Quit,
-    /// Quit at once (Ctrl-C).
-    ForceQuit,
-    /// One position back in the history.
-    HistoryBack,
-    /// One position forward in the history.
-    HistoryForward,
-    /// The start position.
-    HistoryStart,
-    /// Back to the present.
-    HistoryEnd,
-    /// The player to move resigns (asks first).
-    Resign,
-    /// Offer a draw.
-    OfferDraw,
-    /// Back to the start screen for a new game.
-    NewGame,
-    /// Yes to a question (`y`).
-    Yes,
-    /// No to a question (`n`).
-    No,
-    /// A mouse click on a board square.
-    ClickSquare(u8),
-    /// A mouse click on a piece in a hand: side and index in [`AnyPosition::hand`].
-    ClickHand(Side, usize),
-    /// A mouse click on a start-screen row.
-    ClickStartRow(usize),
-    /// The clock tick: keeps the screen live and checks the game clocks for a flag fall.
-    Tick,
-    /// Pause or resume both clocks (against the CPU its search stops until resumed).
-    Pause,
-    /// The terminal was resized.
-    Resize,
-    /// The CPU search with this id finished with this move.
-    ComputerMove {
-        /// The search id from [`Effect::StartSearch`].
-        search: u64,
-        /// The move, `None` when there was none.
-        mv: Option<Move>,
-    },
-    /// A search reports progress (a completed depth).
-    SearchProgress {
-        /// The search id from [`Effect::StartSearch`].
-        search: u64,
-        /// Depth, score, speed and principal variation.
-        report: Box<SearchReport>,
-    },
-    /// Show or hide the thinking line (remembered for the session).
-    ToggleThinking,
-    /// The external engine of this search resigned.
-    EngineResigns {
-        /// The search id.
-        search: u64,
-    },
-    /// The external engine of this search declared a win (shogi's entering-king rule).
-    EngineDeclaresWin {
-        /// The search id.
-        search: u64,
-    },
-    /// The external engine of this search failed: it is missing, crashed, silent or
-    /// played an illegal move. Its side is handed to the human.
-    EngineFailed {
-        /// The search id.
-        search: u64,
-        /// What went wrong, in the interface language.
-        message: String,
-    },
-    /// Search the best move for the human to move and show it.
-    Hint,
-}
 
 /// Work for the event loop.
 #[derive(Debug)]

@@ -70,7 +70,7 @@ pub enum Player {
         /// 1 (weakest) to 10.
         level: u8,
     },
-    /// An external engine from [`crate::app::Settings::engines`].
+    /// An external engine from the settings' engine list (`Settings::engines`).
     Engine {
         /// Its index in the settings' engine list.
         index: usize,
