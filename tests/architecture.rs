@@ -122,3 +122,17 @@ fn modules_below_the_app_do_not_import_it() {
         assert_absent(dir, &["crate::app"]);
     }
 }
+
+/// The game tree sits below both the app and the records: it uses the rules engine only.
+#[test]
+fn the_game_tree_uses_only_the_rules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("src/tree.rs")).unwrap();
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    for line in code.lines().filter(|l| l.contains("crate::")) {
+        assert!(
+            line.contains("crate::rules"),
+            "src/tree.rs names something above the rules: {line}"
+        );
+    }
+}
