@@ -664,6 +664,28 @@ keys! {
     ImportMove,
     /// Status: play goes on from an earlier position (move number).
     StatusBranched,
+    /// Key help: the variation list.
+    KeyVariations,
+    /// Status: a move at an earlier position made a new variation (move number).
+    StatusVariationMade,
+    /// Status: switched to a variation (its first move).
+    StatusVariationSwitched,
+    /// Status: a variation became the main line (its first move).
+    StatusVariationPromoted,
+    /// Status: a variation was deleted (its first move).
+    StatusVariationDeleted,
+    /// Status: the last deleted variation is back (its first move).
+    StatusVariationRestored,
+    /// Status: no deleted variation to bring back.
+    StatusNothingToRestore,
+    /// Title of the variation list (the move number after which they branch).
+    VariationsTitle,
+    /// The variation list when no move follows the shown position.
+    VariationsEmpty,
+    /// The keys of the variation list.
+    VariationsHint,
+    /// Label of the main continuation in the variation list.
+    VariationMainLine,
     /// Status: a typed move names a move that is not legal, and why.
     StatusMoveRefused,
     /// Status: a typed move fits several moves, which are listed.
@@ -1016,7 +1038,18 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ImportGame, "game {}"),
     (Key::ImportLine, "line {}"),
     (Key::ImportMove, "move {}"),
-    (Key::StatusBranched, "Playing on from move {}: the later moves are cut (r brings them back)"),
+    (Key::StatusBranched, "Playing on from move {}: the later moves stay (r replays them; another move makes a variation)"),
+    (Key::KeyVariations, "variations here: Enter switch, + main line, x delete, u undo delete"),
+    (Key::StatusVariationMade, "Move {} starts a new variation; the old line is kept (b lists them)"),
+    (Key::StatusVariationSwitched, "Now following the variation {}"),
+    (Key::StatusVariationPromoted, "{} is now the main line"),
+    (Key::StatusVariationDeleted, "Variation {} deleted (u in the list brings it back)"),
+    (Key::StatusVariationRestored, "Variation {} is back"),
+    (Key::StatusNothingToRestore, "No deleted variation to bring back"),
+    (Key::VariationsTitle, "Variations after move {}"),
+    (Key::VariationsEmpty, "No move follows this position yet"),
+    (Key::VariationsHint, "Enter switch · + main line · x delete · u undo delete · Esc close"),
+    (Key::VariationMainLine, "main line"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' could be {}"),
     (Key::KeyResign, "resign"),
@@ -1314,7 +1347,18 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ImportGame, "{}번째 대국"),
     (Key::ImportLine, "{}행"),
     (Key::ImportMove, "{}수째"),
-    (Key::StatusBranched, "{}수째부터 이어 둡니다: 뒤의 수는 잘렸습니다(r로 되살림)"),
+    (Key::StatusBranched, "{}수째부터 이어 둡니다: 뒤의 수는 남습니다(r로 다시 두기, 다른 수는 변화수가 됩니다)"),
+    (Key::KeyVariations, "여기의 변화수: Enter 바꾸기, + 본선으로, x 지우기, u 지우기 취소"),
+    (Key::StatusVariationMade, "{}수째에 새 변화수를 만들었습니다. 원래 수순은 남아 있습니다(b로 보기)"),
+    (Key::StatusVariationSwitched, "변화수 {}(으)로 바꿨습니다"),
+    (Key::StatusVariationPromoted, "{}을(를) 본선으로 올렸습니다"),
+    (Key::StatusVariationDeleted, "변화수 {}을(를) 지웠습니다(목록에서 u로 되살림)"),
+    (Key::StatusVariationRestored, "변화수 {}을(를) 되살렸습니다"),
+    (Key::StatusNothingToRestore, "되살릴 변화수가 없습니다"),
+    (Key::VariationsTitle, "{}수 뒤의 변화수"),
+    (Key::VariationsEmpty, "이 국면 뒤에 둔 수가 아직 없습니다"),
+    (Key::VariationsHint, "Enter 바꾸기 · + 본선으로 · x 지우기 · u 지우기 취소 · Esc 닫기"),
+    (Key::VariationMainLine, "본선"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' 수가 여럿입니다: {}"),
     (Key::KeyResign, "기권"),

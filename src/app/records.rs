@@ -44,7 +44,7 @@ impl App {
         self.begin(record.game, players, None);
         // Saving the opened game again keeps the times its file stated.
         if let Some(play) = &mut self.play {
-            play.move_times = record.move_times;
+            play.set_move_times(&record.move_times);
         }
         match problem {
             Some(problem) => self.show_error(Key::StatusOpenedPartly, problem),
@@ -82,13 +82,13 @@ impl App {
         let Some(ply) = play.review.take() else {
             return;
         };
+        // The moves after it stay on the current line (redo replays them); a different
+        // move makes a variation.
         while play.game.moves().len() > ply {
-            match play.game.undo() {
-                Some(mv) => play.redo.push(mv),
-                None => break,
+            if play.game.undo().is_none() {
+                break;
             }
         }
-        play.move_times.truncate(play.game.moves().len());
         play.selection = None;
         play.targets.clear();
         play.history_recorded = false;
@@ -124,7 +124,7 @@ impl App {
         record.headers.push((first.into(), name(play.players[0])));
         record.headers.push((second.into(), name(play.players[1])));
         record.result = play.game.outcome();
-        record.move_times = play.move_times.clone();
+        record.move_times = play.move_times();
         crate::record::times::tidy(&mut record.move_times, play.game.moves().len());
         Some(record)
     }
@@ -604,7 +604,7 @@ mod tests {
 
         // Taking a move back drops its time; the move played instead has its own.
         app.undo();
-        assert_eq!(app.play.as_ref().unwrap().move_times.len(), 2);
+        assert_eq!(app.play.as_ref().unwrap().move_times().len(), 2);
         think_and_play(&mut app, 9, "6g6f");
         let record = saved_record(&mut app);
         assert_eq!(record.move_times, vec![secs(3), secs(65), secs(9)]);
@@ -620,7 +620,7 @@ mod tests {
         assert_eq!(saved.move_times.len(), 2);
         let mut resumed = timed_hotseat(Variant::Shogi, "5m");
         resumed.resume_saved(saved);
-        assert_eq!(resumed.play.as_ref().unwrap().move_times.len(), 2);
+        assert_eq!(resumed.play.as_ref().unwrap().move_times().len(), 2);
         let record = saved_record(&mut janggi);
         let pgn = crate::record::write(&record, crate::record::Format::Pgn).unwrap();
         assert!(pgn.contains("{[%emt 0:00:04]}"), "{pgn}");

@@ -25,6 +25,7 @@ pub mod pgn;
 pub mod position_line;
 pub mod text;
 pub mod times;
+pub mod tree_text;
 
 pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, PickedGame};
 

@@ -7,6 +7,7 @@ pub mod clocks;
 pub mod glyphs;
 pub mod settings;
 pub mod theme;
+pub mod variations;
 
 use crate::app::keymap::KEY_HELP;
 use crate::app::{
@@ -581,8 +582,15 @@ fn move_list_lines(
     if room == 0 {
         return Vec::new();
     }
-    let moves = play.game.moves();
-    let positions = play.game.positions();
+    // The whole current line: the moves played, then (dimmed) those redo replays.
+    let moves = play.line_moves();
+    let played = play.game.moves().len();
+    let mut positions = play.game.positions().to_vec();
+    for &mv in moves.iter().skip(played) {
+        let mut next = positions.last().expect("a start position").clone();
+        next.play_unchecked(mv);
+        positions.push(next);
+    }
     let first_mover = play.game.start().side_to_move();
     let shown = play.shown_ply();
     // Plies are laid out in rows of two, the first player's move on the left.
@@ -605,7 +613,16 @@ fn move_list_lines(
     let notation = play.notation(language);
     let text_of = |ply: usize| -> String {
         let previous = ply.checked_sub(1).map(|before| moves[before]);
-        format_move_after(&positions[ply], moves[ply], notation, previous)
+        let mut text = format_move_after(&positions[ply], moves[ply], notation, previous);
+        // The move's marks (`!?`, `??`), then `*` where the position after it has variations.
+        let node = play.node_at(ply + 1);
+        for &nag in &play.tree.node(node).annotation.nags {
+            text.push_str(crate::tree::mark_of(nag).unwrap_or(""));
+        }
+        if play.variations_at(ply + 1).len() > 1 {
+            text.push('*');
+        }
+        text
     };
     let mut lines = Vec::new();
     for row in first_row..total_rows.min(first_row + room) {
@@ -618,6 +635,7 @@ fn move_list_lines(
             };
             let style = match ply {
                 Some(ply) if ply + 1 == shown => theme.highlight,
+                Some(ply) if ply >= played => theme.dim,
                 _ => Style::new(),
             };
             // Pad by display width: CJK characters take two columns.
@@ -1030,6 +1048,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
     match overlay {
         Overlay::Prompt { .. } | Overlay::SaveAs { .. } => {}
         Overlay::Settings { row } => settings::render(app, *row, area, &theme, buffer),
+        Overlay::Variations { choice } => variations::render(app, *choice, area, &theme, buffer),
         Overlay::Help { scroll } => {
             let rect = centered(
                 area,
@@ -1462,3 +1481,5 @@ fn paragraph_lines(text: &str, width: usize) -> Vec<Line<'static>> {
 mod language_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod variation_tests;
