@@ -41,10 +41,13 @@ impl App {
         let variant = record.game.variant();
         self.options = StartOptions::for_variant(variant);
         let players = [Player::Human, Player::Human];
+        // The whole tree (variations, comments, marks, times) comes along; the main line
+        // is the current line.
+        let tree = record.full_tree();
         self.begin(record.game, players, None);
-        // Saving the opened game again keeps the times its file stated.
         if let Some(play) = &mut self.play {
-            play.set_move_times(&record.move_times);
+            let line = tree.main_line();
+            play.adopt_tree(tree, line);
         }
         match problem {
             Some(problem) => self.show_error(Key::StatusOpenedPartly, problem),
@@ -106,6 +109,11 @@ impl App {
     pub fn game_record(&self) -> Option<GameRecord> {
         let play = self.play.as_ref()?;
         let mut record = GameRecord::new(play.game.clone());
+        // The whole tree is written; the line played is its main line.
+        let mut tree = play.tree.clone();
+        for &id in &play.line[..play.game.moves().len().min(play.line.len())] {
+            tree.promote(id);
+        }
         let name = |player: Player| match player {
             Player::Human => "Human".to_string(),
             Player::Computer { level } => format!("qipan level {level}"),
@@ -126,6 +134,11 @@ impl App {
         record.result = play.game.outcome();
         record.move_times = play.move_times();
         crate::record::times::tidy(&mut record.move_times, play.game.moves().len());
+        if tree.moves_of(&tree.main_line()) == play.game.moves() {
+            record.tree = tree;
+        } else {
+            record.tree = with_main_line_cut(tree, play.game.moves().len());
+        }
         Some(record)
     }
 
@@ -283,6 +296,19 @@ fn position_fen(play: &Play) -> String {
         AnyPosition::Shogi(shogi) => shogi.sfen(),
         other => other.fen(),
     }
+}
+
+/// The tree with its main line ending after `ply` moves. A record's main line is the
+/// game; the moves taken back and not replayed after its end cannot be a variation of
+/// anything there, so the saved record leaves them out (as before the tree; the
+/// autosave keeps them).
+fn with_main_line_cut(tree: crate::tree::GameTree, ply: usize) -> crate::tree::GameTree {
+    let main = tree.main_line();
+    let mut tree = tree;
+    if let Some(&first_after) = main.get(ply) {
+        tree.delete(first_after);
+    }
+    tree
 }
 
 #[cfg(test)]

@@ -274,3 +274,25 @@ fn a_tree_line_that_does_not_begin_with_the_moves_is_an_error() {
         "{error}"
     );
 }
+
+#[test]
+fn a_saved_record_holds_the_variations_with_the_line_played_as_main_line() {
+    let (app, [a, b, c, d]) = with_variation();
+    let record = app.game_record().unwrap();
+    assert_eq!(record.game.moves(), &[a, b, d]);
+    let tree = &record.tree;
+    assert_eq!(tree.moves_of(&tree.main_line()), vec![a, b, d]);
+    assert_eq!(
+        tree.moves_of(tree.children(tree.main_line()[1])),
+        vec![d, c]
+    );
+    // Written as PGN and opened again: the same tree, the main line shown.
+    let text = crate::record::write(&record, crate::record::Format::Pgn).unwrap();
+    let read =
+        crate::record::read_bytes(text.as_bytes(), "a.pgn", crate::record::Format::Pgn).unwrap();
+    let opened = App::from_record(Settings::default(), read, None);
+    assert_eq!(&play(&opened).tree, tree);
+    assert_eq!(play(&opened).game.moves(), &[a, b, d]);
+    // The app's own tree is not reordered by saving.
+    assert_eq!(tree_moves(&app, 2), vec![c, d]);
+}

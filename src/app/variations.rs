@@ -117,13 +117,6 @@ impl Play {
             self.line = line;
         }
     }
-
-    /// Sets the times of the line's moves (index 0 = first move), e.g. from a record.
-    pub(super) fn set_move_times(&mut self, times: &[Option<Duration>]) {
-        for (&id, &time) in self.line.iter().zip(times) {
-            self.tree.annotation_mut(id).time = time;
-        }
-    }
 }
 
 impl App {
