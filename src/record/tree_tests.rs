@@ -148,3 +148,143 @@ proptest! {
         prop_assert_eq!(&back.tree, &tree, "{}", text);
     }
 }
+
+/// A KIF with variations: the main line, a variation at move 2 with one of its own at
+/// move 3, and a second variation at move 2 (blocks deepest first, each branching from
+/// the line before it, as Kakinoki's program writes them).
+const KIF_WITH_VARIATIONS: &str = "#KIF version=2.0 encoding=UTF-8
+手合割：平手
+先手：A
+後手：B
+手数----指手---------消費時間--
+*対局前
+   1 ７六歩(77)   ( 0:03/00:00:03)
+   2 ３四歩(33)   ( 0:05/00:00:05)+
+*角道を開ける
+   3 ２六歩(27)   ( 0:02/00:00:05)
+   4 ８四歩(83)   ( 0:01/00:00:06)
+   5 ２五歩(26)   ( 0:04/00:00:09)
+まで5手で中断
+
+変化：2手
+   2 ８四歩(83)   ( 0:07/00:00:07)+
+   3 ２六歩(27)   ( 0:01/00:00:04)
+*居飛車
+   4 ８五歩(84)   ( 0:02/00:00:09)
+
+変化：3手
+   3 ７八金(69)   ( 0:09/00:00:12)
+   4 ８五歩(84)   ( 0:01/00:00:08)
+
+変化：2手
+   2 ４四歩(43)   ( 0:30/00:00:30)
+";
+
+#[test]
+fn a_kif_with_variation_blocks_reads_into_the_tree_and_back() {
+    let record = read(KIF_WITH_VARIATIONS, Format::Kif);
+    let tree = &record.tree;
+    let start = tree.start().clone();
+    assert_eq!(
+        record.game.moves(),
+        &moves(&start, &["7g7f", "3c3d", "2g2f", "8c8d", "2f2e"])[..]
+    );
+    assert_eq!(tree.len(), 11);
+    assert_eq!(tree.node(NodeId::ROOT).annotation.comments, vec!["対局前"]);
+    let first = child(tree, NodeId::ROOT, "7g7f");
+    let replies = tree.children(first).to_vec();
+    assert_eq!(
+        tree.moves_of(&replies),
+        moves(
+            &tree.game_along(&[first]).unwrap().position().clone(),
+            &["3c3d"]
+        )
+        .into_iter()
+        .chain(moves(
+            &tree.game_along(&[first]).unwrap().position().clone(),
+            &["8c8d"]
+        ))
+        .chain(moves(
+            &tree.game_along(&[first]).unwrap().position().clone(),
+            &["4c4d"]
+        ))
+        .collect::<Vec<_>>()
+    );
+    assert_eq!(
+        tree.node(replies[0]).annotation.comments,
+        vec!["角道を開ける"]
+    );
+    let rook_pawn = replies[1];
+    assert_eq!(
+        tree.node(rook_pawn).annotation.time,
+        Some(std::time::Duration::from_secs(7))
+    );
+    let after = tree.children(rook_pawn).to_vec();
+    assert_eq!(after.len(), 2);
+    let gold = child(tree, rook_pawn, "6i7h");
+    assert_eq!(after[1], gold);
+    child(tree, gold, "8d8e");
+    let pawn = child(tree, after[0], "8d8e");
+    assert!(tree.children(pawn).is_empty());
+    assert_eq!(tree.node(after[0]).annotation.comments, vec!["居飛車"]);
+    // Written and read again: the same tree, in the same block order.
+    let written = write(&record, Format::Kif).unwrap();
+    let blocks: Vec<&str> = written.lines().filter(|l| l.starts_with("変化")).collect();
+    assert_eq!(
+        blocks,
+        vec!["変化：2手", "変化：3手", "変化：2手"],
+        "{written}"
+    );
+    assert_eq!(&read(&written, Format::Kif).tree, tree, "{written}");
+}
+
+#[test]
+fn a_variation_that_branches_past_the_line_before_it_is_an_error() {
+    let text = KIF_WITH_VARIATIONS.replace("変化：3手", "変化：9手");
+    let error = read_bytes(text.as_bytes(), "bad.kif", Format::Kif).unwrap_err();
+    assert!(error.reason.contains("variation"), "{error}");
+    assert!(error.line.is_some());
+    let text = KIF_WITH_VARIATIONS.replace("   3 ７八金(69)", "   3 ７八飛(69)");
+    let error = read_bytes(text.as_bytes(), "bad.kif", Format::Kif).unwrap_err();
+    assert!(error.reason.contains("in a variation"), "{error}");
+}
+
+/// A tree with no variations: the formats without them keep its comments (and, for
+/// CSA, its times).
+fn single_line(choices: &[(usize, usize)]) -> GameTree {
+    let tree = generated_tree(Variant::Shogi, choices);
+    let main = tree.main_line();
+    let mut line = GameTree::new(tree.start().clone());
+    let mut at = NodeId::ROOT;
+    for id in main {
+        at = line.add_move(at, tree.move_of(id).unwrap()).0;
+        let comments = tree.node(id).annotation.comments.clone();
+        line.annotation_mut(at).comments = comments;
+    }
+    line
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(24))]
+
+    #[test]
+    fn kif_keeps_generated_shogi_trees(choices in choices()) {
+        let tree = generated_tree(Variant::Shogi, &choices);
+        // KIF has no marks: the tree without them.
+        let mut tree = tree;
+        for id in tree.preorder() {
+            tree.annotation_mut(id).nags.clear();
+        }
+        let (text, back) = round_trip(&tree, Format::Kif);
+        prop_assert_eq!(&back.tree, &tree, "{}", text);
+    }
+
+    #[test]
+    fn ki2_and_csa_keep_the_comments_of_a_line(choices in choices()) {
+        let tree = single_line(&choices);
+        for format in [Format::Ki2, Format::Csa] {
+            let (text, back) = round_trip(&tree, format);
+            prop_assert_eq!(&back.tree, &tree, "{}", text);
+        }
+    }
+}
