@@ -25,6 +25,7 @@ pub mod pgn;
 pub mod position_line;
 pub mod text;
 pub mod times;
+pub mod xqf;
 
 pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, PickedGame};
 
@@ -179,6 +180,8 @@ pub enum Format {
     Fen,
     /// A `position … moves …` line in the engine dialect (USI for shogi).
     Usi,
+    /// XQStudio's binary xiangqi record (`.xqf`), read only.
+    Xqf,
 }
 
 impl Format {
@@ -196,6 +199,7 @@ impl Format {
             "gib" => Format::Gib,
             "fen" | "sfen" => Format::Fen,
             "usi" | "uci" => Format::Usi,
+            "xqf" => Format::Xqf,
             _ => return None,
         })
     }
@@ -207,6 +211,9 @@ impl Format {
 
     /// Guesses the format from the content, for files whose extension says nothing.
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
+        if bytes.starts_with(b"XQ") && bytes.len() >= 0x400 {
+            return Some(Format::Xqf);
+        }
         let content = text::decode(bytes, text::Legacy::Korean);
         let content = content.trim_start();
         let first_line = content.lines().next().unwrap_or("").trim();
@@ -258,6 +265,7 @@ impl Format {
             Format::Gib => ".gib",
             Format::Fen => "FEN",
             Format::Usi => "USI",
+            Format::Xqf => "XQF",
         }
     }
 
@@ -271,6 +279,7 @@ impl Format {
             Format::Gib => "gib",
             Format::Fen => "fen",
             Format::Usi => "usi",
+            Format::Xqf => "xqf",
         }
     }
 }
@@ -295,6 +304,7 @@ pub fn read_bytes(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord
         Format::Kif => kif::read(bytes, file),
         Format::Ki2 => ki2::read(bytes, file),
         Format::Csa => csa::read(bytes, file),
+        Format::Xqf => xqf::read(bytes, file),
     }
 }
 
@@ -328,5 +338,6 @@ pub fn write(record: &GameRecord, format: Format) -> Result<String, String> {
             })
         }
         Format::Gib => Err("writing .gib is not supported; write janggi games as PGN".to_string()),
+        Format::Xqf => Err("writing XQF is not supported; write xiangqi games as PGN".to_string()),
     }
 }
