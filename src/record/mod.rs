@@ -16,6 +16,7 @@
 
 pub mod autosave;
 pub mod csa;
+pub mod dhtmlxq;
 pub mod games;
 pub mod gib;
 pub mod ki2;
@@ -216,6 +217,9 @@ impl Format {
         }
         let content = text::decode(bytes, text::Legacy::Korean);
         let content = content.trim_start();
+        if dhtmlxq::is_dhtmlxq(content) {
+            return Some(Format::Pgn);
+        }
         let first_line = content.lines().next().unwrap_or("").trim();
         let gib_keys = [
             "초대국자",
