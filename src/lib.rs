@@ -5,7 +5,8 @@
 //! reader and writer; `bench` measures the rules engine. The terminal client
 //! is `app` (the model), `ui` (drawing) and `tui` (terminal and event loop),
 //! with its strings in `i18n`. `tree` is a game as a tree of moves (variations,
-//! comments, marks) that the app plays and `record` keeps on disk (the autosave).
+//! comments, marks) that the app plays and `record` keeps on disk (the autosave),
+//! `folders` says where on each platform, and `logging` is the optional log file.
 
 pub mod action;
 pub mod app;
@@ -13,7 +14,9 @@ pub mod bench;
 pub mod clock;
 pub mod config;
 pub mod engine;
+pub mod folders;
 pub mod i18n;
+pub mod logging;
 pub mod protocol;
 pub mod record;
 pub mod rules;
