@@ -9,6 +9,7 @@ use qipan::protocol::client::{
 use qipan::rules::any::Variant;
 use qipan::rules::game::Game;
 use qipan::rules::janggi::JanggiRules;
+use qipan::rules::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -318,4 +319,43 @@ fn an_engine_that_dies_while_thinking_is_reported_at_once() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[test]
+fn an_external_engine_reports_several_lines_when_it_offers_multipv() {
+    // qipan itself, as UCI: the chariot takes the cannon, the horse the elephant.
+    let mut engine = ExternalEngine::start(&qipan(EngineProtocol::Uci)).expect("qipan starts");
+    assert!(engine.offers_multipv());
+    let position = Variant::Xiangqi
+        .position_from_fen("4k1b2/9/7N1/c6Pp/9/9/9/9/9/R2K5 w - - 0 1")
+        .unwrap();
+    let game = Game::new(position.clone());
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut heard = Vec::new();
+    let (answer, lines) = engine
+        .search_lines(&game, &limits, 3, &stop, &mut |k, _| heard.push(k))
+        .expect("lines");
+    let firsts: Vec<String> = lines
+        .iter()
+        .map(|line| position.move_to_uci(line.principal_variation[0]))
+        .collect();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    assert_eq!(firsts[..2], ["a1a7", "h8g10"]);
+    assert_eq!(answer, EngineMove::Move(lines[0].principal_variation[0]));
+    assert!(heard.contains(&3), "{heard:?}");
+    // Playing again: one line, and only the best line's progress reaches the caller.
+    let mut reports = Vec::new();
+    let answer = engine
+        .search(&game, &limits, &stop, &mut |report| reports.push(report))
+        .expect("a move");
+    assert_eq!(answer, EngineMove::Move(lines[0].principal_variation[0]));
+    assert!(!reports.is_empty());
+    assert!(reports
+        .iter()
+        .all(|r| position.move_to_uci(r.principal_variation[0]) == "a1a7"));
+    engine.quit();
 }
