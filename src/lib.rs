@@ -7,6 +7,7 @@
 //! with its strings in `i18n`. `record` keeps games on disk (the autosave).
 
 pub mod action;
+pub mod analysis;
 pub mod app;
 pub mod bench;
 pub mod clock;

@@ -122,3 +122,24 @@ fn modules_below_the_app_do_not_import_it() {
         assert_absent(dir, &["crate::app"]);
     }
 }
+
+/// Analysis sits below the app: the terminal client runs it on a worker, `qipan analyse`
+/// prints what it returns; it draws, prints and reads files itself never.
+#[test]
+fn analysis_sits_below_the_app() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analysis.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    for word in [
+        "crate::app",
+        "crate::ui",
+        "crate::tui",
+        "ratatui",
+        "crossterm",
+        "std::fs",
+        "println!",
+        "eprint",
+    ] {
+        assert!(!code.contains(word), "src/analysis.rs uses {word}");
+    }
+}
