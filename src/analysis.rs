@@ -39,9 +39,11 @@ pub const MISTAKE_LOSS: f64 = 10.0;
 /// A blunder (`??`) gives away at least this many points (lichess: 0.3).
 pub const BLUNDER_LOSS: f64 = 15.0;
 
-/// The nodes searched per position when nobody says: a 100-ply game takes about a minute
-/// on a two-core laptop of 2026 (see `qipan analyse`'s measurements in the report).
-pub const DEFAULT_NODES: u64 = 150_000;
+/// The nodes searched per position when nobody says: a 100-ply game takes about 40 s
+/// (xiangqi) to a minute (shogi) of one core of the development machine, measured with
+/// `tools/analysis_time.py`. A node budget, not a time, so the marks are the same on
+/// every machine.
+pub const DEFAULT_NODES: u64 = 500_000;
 
 /// The slope of the winning-chance curve per unit of qipan's score in `game`.
 ///

@@ -195,6 +195,9 @@ impl<P: EngineRules> Searcher<'_, P> {
                 for (index, (_, line)) in lines.iter().enumerate() {
                     moves[index] = line[0];
                 }
+                // The move played is the first line's, as reported.
+                best = lines[0].1[0];
+                best_score = lines[0].0;
             }
             let elapsed = self.started.elapsed();
             completed.clear();
