@@ -14,6 +14,7 @@
 //! stop flag cancels.
 
 use crate::engine::{search::Outcome, Engine, Limits, Score, SearchInfo};
+use crate::i18n::{Key, Language};
 use crate::protocol::client::{EngineError, EngineMove, ExternalEngine};
 use crate::record::{Format, GameRecord};
 use crate::rules::any::{AnyPosition, GameKind};
@@ -530,13 +531,14 @@ const REPORT_LINE_MOVES: usize = 8;
 
 /// The per-move report `qipan analyse` prints: a line per move with its ply, the move,
 /// the evaluation after it (first player's view), the engine's best move in the position
-/// before, the mark and the engine's line; then each side's count of marks.
-/// `side_names` are the first and second player's names in the reader's language.
+/// before, the mark and the engine's line; then each side's count of marks. The column
+/// names are in `language`; `side_names` are the first and second player's names.
 pub fn report_text(
     analysis: &GameAnalysis,
     start: &AnyPosition,
     moves: &[Move],
     notation: Notation,
+    language: Language,
     side_names: [&str; 2],
 ) -> String {
     let kind = start.game();
@@ -572,8 +574,16 @@ pub fn report_text(
         position.play_unchecked(mv);
         previous = Some(mv);
     }
-    let headers = ["ply", "move", "score", "best", "mark", "line"];
-    let mut widths = headers.map(|h| h.len());
+    let headers = [
+        Key::AnalysisPly,
+        Key::AnalysisMove,
+        Key::AnalysisScore,
+        Key::AnalysisBest,
+        Key::AnalysisMark,
+        Key::AnalysisLine,
+    ]
+    .map(|key| language.text(key));
+    let mut widths = headers.map(|h| h.chars().map(|c| c.width().unwrap_or(0)).sum::<usize>());
     for row in &rows {
         for (width, cell) in widths.iter_mut().zip(row) {
             *width = (*width).max(cell.chars().map(|c| c.width().unwrap_or(0)).sum());

@@ -431,6 +431,22 @@ keys! {
     SideCho,
     /// Janggi second side.
     SideHan,
+    /// `qipan analyse` report column: the ply number.
+    AnalysisPly,
+    /// Report column: the move played.
+    AnalysisMove,
+    /// Report column: the evaluation after the move (first player's view).
+    AnalysisScore,
+    /// Report column: the engine's best move in the position before.
+    AnalysisBest,
+    /// Report column: the mark (?!, ?, ??).
+    AnalysisMark,
+    /// Report column: the engine's principal variation.
+    AnalysisLine,
+    /// The analysis budget: {} is a node count.
+    AnalysisNodesPerPosition,
+    /// The analysis budget: {} is seconds.
+    AnalysisSecondsPerPosition,
     /// "{side} to move".
     ToMove,
     /// Move list heading.
@@ -900,6 +916,14 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SideGote, "Gote"),
     (Key::SideCho, "Cho"),
     (Key::SideHan, "Han"),
+    (Key::AnalysisPly, "ply"),
+    (Key::AnalysisMove, "move"),
+    (Key::AnalysisScore, "score"),
+    (Key::AnalysisBest, "best"),
+    (Key::AnalysisMark, "mark"),
+    (Key::AnalysisLine, "line"),
+    (Key::AnalysisNodesPerPosition, "{} nodes per position"),
+    (Key::AnalysisSecondsPerPosition, "{} s per position"),
     (Key::ToMove, "{} to move"),
     (Key::MovesHeading, "Moves"),
     (Key::CapturedHeading, "Captured"),
@@ -1198,6 +1222,14 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SideGote, "후수"),
     (Key::SideCho, "초"),
     (Key::SideHan, "한"),
+    (Key::AnalysisPly, "수"),
+    (Key::AnalysisMove, "둔 수"),
+    (Key::AnalysisScore, "형세"),
+    (Key::AnalysisBest, "최선수"),
+    (Key::AnalysisMark, "평가"),
+    (Key::AnalysisLine, "수순"),
+    (Key::AnalysisNodesPerPosition, "국면당 {} 노드"),
+    (Key::AnalysisSecondsPerPosition, "국면당 {}초"),
     (Key::ToMove, "{} 차례"),
     (Key::MovesHeading, "기보"),
     (Key::CapturedHeading, "잡은 기물"),

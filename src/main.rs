@@ -502,8 +502,13 @@ fn analyse_command(
     let names = [Side::First, Side::Second]
         .map(|side| language.text(qipan::app::side_key(kind, side)).to_string());
     let budget_text = match budget {
-        Budget::Nodes(nodes) => format!("{nodes} nodes per position"),
-        Budget::Time(time) => format!("{:.2} s per position", time.as_secs_f64()),
+        Budget::Nodes(nodes) => {
+            language.format(Key::AnalysisNodesPerPosition, &[&nodes.to_string()])
+        }
+        Budget::Time(time) => language.format(
+            Key::AnalysisSecondsPerPosition,
+            &[&format!("{:.2}", time.as_secs_f64())],
+        ),
     };
     println!("{} · {budget_text}", result.engine);
     print!(
@@ -513,6 +518,7 @@ fn analyse_command(
             game.start(),
             game.moves(),
             notation,
+            language,
             [&names[0], &names[1]]
         )
     );

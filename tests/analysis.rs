@@ -6,6 +6,7 @@ use qipan::analysis::{
     analyse, annotate, report_text, Analyser, AnalysisError, Budget, GameAnalysis, Mark, Settings,
 };
 use qipan::engine::Engine;
+use qipan::i18n::Language;
 use qipan::record::{self, Format, GameRecord};
 use qipan::rules::any::{AnyPosition, Variant};
 use qipan::rules::game::Game;
@@ -121,7 +122,14 @@ fn the_analysis_and_its_report_are_the_same_every_time() {
     let second = analysed(&start, &moves, NODES);
     assert_eq!(first, second);
     let notation = default_notation(Variant::Xiangqi, true);
-    let report = report_text(&first, &start, &moves, notation, ["Red", "Black"]);
+    let report = report_text(
+        &first,
+        &start,
+        &moves,
+        notation,
+        Language::English,
+        ["Red", "Black"],
+    );
     insta::assert_snapshot!("xiangqi_short_game_report", report);
 }
 
@@ -246,6 +254,23 @@ fn qipan_analyse_prints_the_report_and_writes_the_commented_record() {
     // The same again: the same report.
     let (_, again, _) = qipan(&args, &home);
     assert_eq!(stdout, again);
+    // In Korean: Korean column names, the moves in Chinese characters as Korean players
+    // read xiangqi, the same marks.
+    let korean = ["--lang", "ko", "analyse", &file_text, "--nodes", "20000"];
+    let (ok, stdout, stderr) = qipan(&korean, &home);
+    assert!(ok, "{stderr}");
+    assert!(stdout.contains("국면당 20000 노드"), "{stdout}");
+    assert!(
+        stdout.contains("최선수") && stdout.contains("수순"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("俥九進六"), "{stdout}");
+    let marked: Vec<&str> = stdout.lines().filter(|l| l.contains("  ??  ")).collect();
+    assert_eq!(marked.len(), 1, "{stdout}");
+    assert!(
+        marked[0].trim_start().starts_with("1  俥九進六"),
+        "{stdout}"
+    );
 }
 
 #[test]
