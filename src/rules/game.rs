@@ -408,7 +408,11 @@ impl Game {
     fn gungjanggi_judged(position: &JanggiPosition) -> Outcome {
         let scores = position.gungjanggi_material();
         if scores.first == scores.second {
-            Outcome::win(Side::Second, EndReason::SecondPlayer)
+            Outcome::Win {
+                winner: Side::Second,
+                reason: EndReason::SecondPlayer,
+                scores: Some(scores),
+            }
         } else {
             Outcome::Win {
                 winner: if scores.first > scores.second {
