@@ -571,8 +571,10 @@ keys! {
     GungCauseBare,
     /// Why judging began: the game was set up in the judging phase.
     GungCauseSetUp,
-    /// Gungjanggi panel: what wins now, and the plies left before material decides.
+    /// Gungjanggi panel: what wins now in the judging phase.
     GungFirstCheckWins,
+    /// Gungjanggi panel: plies left before material decides (count).
+    GungMaterialIn,
     /// Gungjanggi: material heading, Manual 1 (by value).
     GungMaterialByValue,
     /// Gungjanggi: material heading, Manual 2 (by count).
@@ -1042,7 +1044,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::GungCauseQuiet, "{} plies without a capture"),
     (Key::GungCauseBare, "only kings and advisors left"),
     (Key::GungCauseSetUp, "set-up position"),
-    (Key::GungFirstCheckWins, "first check wins · material in {} plies"),
+    (Key::GungFirstCheckWins, "first check wins"),
+    (Key::GungMaterialIn, "plies to material: {}"),
     (Key::GungMaterialByValue, "Material (value)"),
     (Key::GungMaterialByCount, "Material (count)"),
     (Key::GungLeader, "→ {} ahead"),
@@ -1051,7 +1054,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::GungEventKingPromoted, "{}'s king promoted: it attacks the enemy king along an open file"),
     (Key::GungEventSoldierPromoted, "{}'s soldier promoted: it steps forward, back or sideways"),
     (Key::GungEventAdvisorsPromoted, "Advisors promoted (a side lost all soldiers): they also move like promoted soldiers"),
-    (Key::GungEventJudging, "Judging phase ({}): first check wins; no check in {} plies: material decides"),
+    (Key::GungEventJudging, "Judging ({}): first check wins, else material after {} plies"),
     (Key::GungEventBikjangAccepted, "{} accepts the bikjang: material decides"),
     (Key::KeyJudge, "ask to judge (gungjanggi has no draws: starts the judging phase)"),
     (Key::KeyPassGungjanggi, "pass (no third in a row; when bikjang is called: accept it)"),
@@ -1376,7 +1379,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::GungCauseQuiet, "{}수 동안 잡지 않음"),
     (Key::GungCauseBare, "궁과 사만 남음"),
     (Key::GungCauseSetUp, "시작 국면부터"),
-    (Key::GungFirstCheckWins, "첫 장군이 이깁니다 · {}수 뒤 기물 판정"),
+    (Key::GungFirstCheckWins, "첫 장군이 이깁니다"),
+    (Key::GungMaterialIn, "{}수 뒤 기물 판정"),
     (Key::GungMaterialByValue, "기물(값)"),
     (Key::GungMaterialByCount, "기물(수)"),
     (Key::GungLeader, "→ {} 우세"),
@@ -1385,7 +1389,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::GungEventKingPromoted, "{} 궁 진급: 이제 열린 줄의 상대 궁을 잡습니다 (마주 보면 장군)"),
     (Key::GungEventSoldierPromoted, "{} 졸 진급: 이제 앞·뒤·옆으로 한 칸씩 움직입니다"),
     (Key::GungEventAdvisorsPromoted, "사 진급 (한쪽 졸이 모두 잡힘): 진급한 졸처럼도 움직이고 궁성을 나갈 수 있습니다"),
-    (Key::GungEventJudging, "판정 단계 시작 ({}): 첫 장군이 이깁니다 · {}수 안에 장군이 없으면 기물 판정"),
+    (Key::GungEventJudging, "판정 단계 ({}): 첫 장군이 이깁니다, 없으면 {}수 뒤 기물 판정"),
     (Key::GungEventBikjangAccepted, "{} 빅장 받음: 기물로 판정합니다"),
     (Key::KeyJudge, "판정 요청 (궁장기는 비김이 없어 판정 단계로 갑니다)"),
     (Key::KeyPassGungjanggi, "한수쉼 (세 번 연속 금지; 빅장일 때는 빅장 받기)"),

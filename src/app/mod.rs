@@ -418,6 +418,8 @@ impl App {
     /// A new hotseat app playing from a given position (tests, analysis).
     pub fn from_position(settings: Settings, position: AnyPosition) -> App {
         let mut app = App::new(settings);
+        // The title names the game and rule set of the position, not the start screen's.
+        app.options = StartOptions::for_variant(position.variant());
         let game = Game::new(position);
         app.begin(game, [Player::Human, Player::Human], None);
         app

@@ -160,6 +160,9 @@ impl Game {
         let Some(first) = (0..=ply).find(|&index| judging(index)) else {
             return (ply, JudgingCause::SetUp);
         };
+        if self.judging_agreed_at() == Some(first) {
+            return (first, JudgingCause::DrawAgreed);
+        }
         if first == 0 {
             return (0, JudgingCause::SetUp);
         }
@@ -188,7 +191,15 @@ impl Game {
     /// other games and for the start position.
     pub fn gungjanggi_events(&self, ply: usize) -> Vec<GungjanggiEvent> {
         let mut events = Vec::new();
-        if ply == 0 || ply > self.moves().len() {
+        if ply > self.moves().len() {
+            return events;
+        }
+        if ply == 0 {
+            // No move yet: only a draw offer accepted at once can have done something.
+            if self.judging_agreed_at() == Some(0) {
+                events.push(GungjanggiEvent::BothKingsPromoted);
+                events.push(GungjanggiEvent::JudgingBegan(JudgingCause::DrawAgreed));
+            }
             return events;
         }
         let positions = self.positions();
@@ -398,6 +409,19 @@ mod tests {
             (JudgingCause::DrawAgreed, 1, 18)
         );
         assert_eq!(g.gungjanggi_status(0).unwrap().judging, None);
+        // Taking back the move takes the agreement with it.
+        g.undo();
+        g.undo();
+        g.undo();
+        assert_eq!(g.judging_agreed_at(), None);
+        assert_eq!(g.gungjanggi_status(0).unwrap().judging, None);
+        // Agreed before any move: the start position is where it began, for that reason.
+        g.accept_draw();
+        let judging = g.gungjanggi_status(0).unwrap().judging.unwrap();
+        assert_eq!(judging.cause, JudgingCause::DrawAgreed);
+        assert!(g
+            .gungjanggi_events(0)
+            .contains(&GungjanggiEvent::JudgingBegan(JudgingCause::DrawAgreed)));
     }
 
     #[test]

@@ -127,27 +127,28 @@ fn leader_text(language: Language, judging: &JudgingStatus) -> String {
 pub(super) fn judging_lines(
     language: Language,
     judging: &JudgingStatus,
+    width: u16,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    vec![
-        Line::styled(
-            format!(
-                " {} ",
-                language.format(
-                    Key::GungJudgingBanner,
-                    &[&cause_text(language, judging.cause)]
-                )
-            ),
-            theme
-                .warning
-                .add_modifier(Modifier::REVERSED | Modifier::BOLD),
-        ),
-        Line::styled(
-            language.format(Key::GungFirstCheckWins, &[&judging.plies_left.to_string()]),
-            theme.warning,
-        ),
-        Line::styled(leader_text(language, judging), theme.warning),
-    ]
+    let banner = language.format(
+        Key::GungJudgingBanner,
+        &[&cause_text(language, judging.cause)],
+    );
+    let mut lines = vec![Line::styled(
+        format!(" {banner} "),
+        theme
+            .warning
+            .add_modifier(Modifier::REVERSED | Modifier::BOLD),
+    )];
+    let parts = [
+        language.text(Key::GungFirstCheckWins).to_string(),
+        language.format(Key::GungMaterialIn, &[&judging.plies_left.to_string()]),
+    ];
+    for text in wrapped(&parts, 0, width) {
+        lines.push(Line::styled(text, theme.warning));
+    }
+    lines.push(Line::styled(leader_text(language, judging), theme.warning));
+    lines
 }
 
 /// The heading of the material line: by value (Manual 1) or by count (Manual 2).

@@ -475,13 +475,18 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     }
     // The state of play.
     if let Some(outcome) = outcome.filter(|_| play.review.is_none()) {
-        lines.push(Line::styled(
-            language.format(
-                Key::GameFinished,
-                &[&outcome_text(language, glyphs, game, &outcome)],
-            ),
-            theme.error,
-        ));
+        let text = language.format(
+            Key::GameFinished,
+            &[&outcome_text(language, glyphs, game, &outcome)],
+        );
+        // A result with material totals may not fit: the totals go on a line of their own.
+        match text.rfind(" (") {
+            Some(cut) if board::text_width(&text, false) > area.width => {
+                lines.push(Line::styled(text[..cut].to_string(), theme.error));
+                lines.push(Line::styled(format!("  {}", &text[cut + 1..]), theme.error));
+            }
+            _ => lines.push(Line::styled(text, theme.error)),
+        }
     } else if app.paused() {
         lines.push(Line::styled(
             format!(" {} ", language.text(Key::Paused)),
@@ -515,7 +520,9 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     let over = outcome.is_some() && play.review.is_none();
     if let Some(judging) = gungjanggi_status.and_then(|status| status.judging) {
         if !over {
-            lines.extend(gungjanggi::judging_lines(language, &judging, &theme));
+            lines.extend(gungjanggi::judging_lines(
+                language, &judging, area.width, &theme,
+            ));
         }
     }
     // Captured pieces and the janggi score.
@@ -1529,6 +1536,8 @@ fn paragraph_lines(text: &str, width: usize) -> Vec<Line<'static>> {
         .collect()
 }
 
+#[cfg(test)]
+mod gungjanggi_tests;
 #[cfg(test)]
 mod language_tests;
 #[cfg(test)]
