@@ -46,6 +46,41 @@ fn wrapped(parts: &[String], indent: usize, width: u16) -> Vec<String> {
     lines
 }
 
+/// A text wrapped to `width` columns, at its ` · ` separators first and between words
+/// where a part alone is too wide; continuation lines indented by two.
+pub(super) fn word_wrap(text: &str, width: u16) -> Vec<String> {
+    let parts: Vec<String> = text.split(" · ").map(String::from).collect();
+    let mut lines = Vec::new();
+    for (index, line) in wrapped(&parts, 0, width).into_iter().enumerate() {
+        let line = if index == 0 {
+            line
+        } else {
+            format!("  {line}")
+        };
+        lines.extend(words_wrapped(&line, width));
+    }
+    lines
+}
+
+/// A text wrapped between words to `width` columns, continuation lines indented by two.
+fn words_wrapped(text: &str, width: u16) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        let candidate = if line.trim().is_empty() {
+            format!("{line}{word}")
+        } else {
+            format!("{line} {word}")
+        };
+        if board::text_width(&candidate, false) > width && !line.trim().is_empty() {
+            lines.push(format!("  {word}"));
+        } else {
+            *line = candidate;
+        }
+    }
+    lines
+}
+
 /// One side's state under its player line: king, bikjang, passes in a row.
 pub(super) fn side_lines(
     language: Language,

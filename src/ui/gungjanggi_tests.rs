@@ -179,8 +179,8 @@ fn judging_accepted_then_twenty_quiet_plies_decide_on_material() {
         assert_eq!(outcome.reason(), crate::rules::EndReason::Material);
         let screen = snapshot(&app);
         let result = match language {
-            Language::Korean => "기물승 (초 15 : 한 13)",
-            _ => "on material (Cho 15 : Han 13)",
+            Language::Korean => "기물승 · 초 15 : 한 13",
+            _ => "on material · Cho 15 : Han 13",
         };
         assert!(screen.contains(result), "{screen}");
         insta::assert_snapshot!(format!("gungjanggi_material_decides_{name}_80x24"), screen);
@@ -190,10 +190,10 @@ fn judging_accepted_then_twenty_quiet_plies_decide_on_material() {
 #[test]
 fn equal_material_names_the_second_player_rule_with_both_totals() {
     for (language, text) in [
-        (Language::Korean, "후수승 (기물 같음) (초 13 : 한 13)"),
+        (Language::Korean, "후수승 (기물 같음) · 초 13 : 한 13"),
         (
             Language::English,
-            "as second player (equal material) (Cho 13 : Han 13)",
+            "as second player on equal material · Cho 13 : Han 13",
         ),
     ] {
         let mut app = app(
@@ -205,6 +205,29 @@ fn equal_material_names_the_second_player_rule_with_both_totals() {
         let screen = snapshot(&app);
         assert!(screen.contains(text), "{screen}");
     }
+}
+
+#[test]
+fn word_wrap_breaks_between_words_and_indents() {
+    let lines = super::gungjanggi::word_wrap(
+        "Game over: Han wins as second player on equal material · Cho 72 : Han 72",
+        38,
+    );
+    assert!(lines.len() >= 2, "{lines:?}");
+    for line in &lines {
+        assert!(board::text_width(line, false) <= 38, "{line:?}");
+    }
+    assert!(lines[1].starts_with("  "), "{lines:?}");
+    assert_eq!(
+        lines
+            .join(" ")
+            .split_whitespace()
+            .filter(|word| *word != "·")
+            .collect::<Vec<_>>()
+            .join(" "),
+        "Game over: Han wins as second player on equal material Cho 72 : Han 72",
+        "every word kept; the part separator may fall at the break"
+    );
 }
 
 //   10 . . . k . . . . .
@@ -382,4 +405,62 @@ fn a_third_pass_is_refused_by_name_and_the_panel_counts_passes() {
         .unwrap_or_default();
     assert!(status.contains("no third pass in a row"), "{status}");
     assert!(play(&app).game.moves().is_empty());
+}
+
+/// Every status-line text of gungjanggi fits an 80-column screen in every language, with
+/// the longest side names (the status line has one leading space).
+#[test]
+fn gungjanggi_status_texts_fit_80_columns_in_every_language() {
+    use crate::i18n::Key;
+    for language in Language::ALL {
+        let sides = [Side::First, Side::Second].map(|side| {
+            language
+                .text(crate::app::side_key(GameKind::Janggi, side))
+                .to_string()
+        });
+        let (first, second) = (sides[0].as_str(), sides[1].as_str());
+        let longest_cause = [
+            language.text(Key::GungCauseDraw).to_string(),
+            language.text(Key::GungCauseBikjang).to_string(),
+            language.format(Key::GungCauseQuiet, &["100"]),
+            language.text(Key::GungCauseBare).to_string(),
+        ]
+        .into_iter()
+        .max_by_key(|text| board::text_width(text, false))
+        .unwrap_or_default();
+        let texts = [
+            language.format(Key::GungEventBikjangCalled, &[first, second]),
+            language.format(Key::GungEventBikjangAccepted, &[second]),
+            language.format(Key::GungEventKingPromoted, &[second]),
+            language.format(Key::GungEventSoldierPromoted, &[second]),
+            language.text(Key::GungEventAdvisorsPromoted).to_string(),
+            language.format(Key::GungEventJudging, &[&longest_cause, "20"]),
+            language.format(Key::StatusIllegal, &[language.text(Key::IllegalThirdPass)]),
+            language.format(Key::StatusIllegal, &[language.text(Key::IllegalRepetition)]),
+        ];
+        for text in texts {
+            let width = board::text_width(&format!(" {text}"), false);
+            assert!(width <= 80, "{language:?} ({width} columns): {text}");
+        }
+    }
+}
+
+/// The gungjanggi screens render in Chinese and Japanese too, at every size, with the
+/// panel's words in those languages.
+#[test]
+fn gungjanggi_renders_in_chinese_and_japanese() {
+    for (language, banner) in [
+        (Language::Chinese, "判定阶段"),
+        (Language::Japanese, "判定段階"),
+    ] {
+        let mut app = app(language, JanggiRules::GUNGJANGGI_DAN, QUIET);
+        app.update(Action::OfferDraw);
+        app.update(Action::Yes);
+        let screen = snapshot(&app);
+        assert!(screen.contains(banner), "{screen}");
+        for (width, height) in [(40, 12), (79, 23), (120, 40), (200, 60)] {
+            let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+            terminal.draw(|frame| render(&app, frame)).unwrap();
+        }
+    }
 }

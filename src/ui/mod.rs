@@ -223,7 +223,7 @@ pub fn outcome_text(
             let text = format!("{} {}", language.format(Key::Wins, &[&name]), reason);
             // 기물승 and 후수승 name both material totals.
             match gungjanggi::outcome_totals(language, outcome) {
-                Some(totals) => format!("{text} ({totals})"),
+                Some(totals) => format!("{text} · {totals}"),
                 None => text,
             }
         }
@@ -479,13 +479,9 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             Key::GameFinished,
             &[&outcome_text(language, glyphs, game, &outcome)],
         );
-        // A result with material totals may not fit: the totals go on a line of their own.
-        match text.rfind(" (") {
-            Some(cut) if board::text_width(&text, false) > area.width => {
-                lines.push(Line::styled(text[..cut].to_string(), theme.error));
-                lines.push(Line::styled(format!("  {}", &text[cut + 1..]), theme.error));
-            }
-            _ => lines.push(Line::styled(text, theme.error)),
+        // A result with material totals may not fit: it wraps between words.
+        for line in gungjanggi::word_wrap(&text, area.width) {
+            lines.push(Line::styled(line, theme.error));
         }
     } else if app.paused() {
         lines.push(Line::styled(
