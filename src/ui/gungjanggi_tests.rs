@@ -464,3 +464,25 @@ fn gungjanggi_renders_in_chinese_and_japanese() {
         }
     }
 }
+
+//   10 . . . k . . . . .
+//    4 R . . . . . . . .   In the judging phase Cho's chariot to d4 checks: 장군승.
+//    2 . . . . K . . . .
+#[test]
+fn the_first_check_of_the_judging_phase_wins_by_name() {
+    for (language, text) in [
+        (Language::Korean, "장군승"),
+        (Language::English, "by first check"),
+    ] {
+        let mut app = app(
+            language,
+            JanggiRules::GUNGJANGGI,
+            "3k5/9/9/9/9/9/R8/9/4K4/9 w - - 0 1 KkJ0",
+        );
+        app = play_keys(app, "a4d4");
+        let outcome = play(&app).game.outcome().expect("the check wins");
+        assert_eq!(outcome.reason(), crate::rules::EndReason::FirstCheck);
+        let screen = snapshot(&app);
+        assert!(screen.contains(text), "{screen}");
+    }
+}
