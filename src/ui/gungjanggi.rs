@@ -307,7 +307,7 @@ pub(super) fn help_piece_entries(glyphs: GlyphSet, dan: bool) -> Vec<(Vec<(Strin
     entries
 }
 
-/// The side named in a gungjanggi dialog (used for the request to judge).
+/// The question of the request to judge, gungjanggi's draw-offer key: asker, then answerer.
 pub(super) fn judge_offer_text(language: Language, glyphs: GlyphSet, side: Side) -> String {
     language.format(
         Key::JudgeOffer,

@@ -699,6 +699,7 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
         return;
     }
     let game = play.game.variant().kind();
+    let event = gungjanggi::event_text(language, play);
     let line = match &app.status {
         Some(status) => Line::styled(
             format!(" {}", status.text),
@@ -719,12 +720,12 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
                 theme.title,
             )
         }
-        None if gungjanggi::event_text(language, play).is_some() => {
-            // What the last move did in gungjanggi (a bikjang called, a promotion, the
-            // judging phase beginning), said at the moment it happens.
-            let text = gungjanggi::event_text(language, play).unwrap_or_default();
-            Line::styled(format!(" {text}"), theme.warning)
-        }
+        // What the last move did in gungjanggi (a bikjang called, a promotion, the
+        // judging phase beginning), said at the moment it happens.
+        None if event.is_some() => Line::styled(
+            format!(" {}", event.as_deref().unwrap_or_default()),
+            theme.warning,
+        ),
         None => {
             let mover = play.shown_position().side_to_move();
             let name = side_name(language, app.settings.glyphs, game, mover);
