@@ -9,6 +9,7 @@
 //! `folders` says where on each platform, and `logging` is the optional log file.
 
 pub mod action;
+pub mod analysis;
 pub mod app;
 pub mod bench;
 pub mod clock;

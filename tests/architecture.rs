@@ -137,6 +137,27 @@ fn the_game_tree_uses_only_the_rules() {
     }
 }
 
+/// Analysis sits below the app: the terminal client runs it on a worker, `qipan analyse`
+/// prints what it returns; it draws, prints and reads files itself never.
+#[test]
+fn analysis_sits_below_the_app() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analysis.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    for word in [
+        "crate::app",
+        "crate::ui",
+        "crate::tui",
+        "ratatui",
+        "crossterm",
+        "std::fs",
+        "println!",
+        "eprint",
+    ] {
+        assert!(!code.contains(word), "src/analysis.rs uses {word}");
+    }
+}
+
 /// Calls that exist only on Unix: each must sit inside a `#[cfg(unix)]` item or block,
 /// so qipan still builds for Windows.
 const UNIX_ONLY: &[&str] = &[

@@ -426,6 +426,8 @@ impl App {
     /// A new hotseat app playing from a given position (tests, analysis).
     pub fn from_position(settings: Settings, position: AnyPosition) -> App {
         let mut app = App::new(settings);
+        // The title names the game and rule set of the position, not the start screen's.
+        app.options = StartOptions::for_variant(position.variant());
         let game = Game::new(position);
         app.begin(game, [Player::Human, Player::Human], None);
         app
@@ -1143,10 +1145,13 @@ impl App {
                 Selection::Square(from) => Move::new(from, square),
                 Selection::Hand(kind) => Move::drop(shogi_hand_kind(kind).unwrap_or(0), square),
             };
-            let reason = position
+            // The game names the rule, history included (a repetition, a second bikjang).
+            let Some(play) = &self.play else { return };
+            let reason = play
+                .game
                 .check_move(attempted)
                 .err()
-                .unwrap_or(IllegalMove::ForbiddenRepetition);
+                .unwrap_or(IllegalMove::NotAMove);
             self.refuse(reason);
             return;
         }
@@ -1272,8 +1277,21 @@ impl App {
             .iter()
             .copied()
             .find(|m| m.is_pass());
+        let third_pass = play.game.position().bikjang_pending()
+            || play
+                .game
+                .gungjanggi_status(play.game.moves().len())
+                .is_some_and(|status| {
+                    let mover = play.game.position().side_to_move();
+                    status.sides[mover.index()].third_pass_forbidden()
+                });
         match pass {
             Some(mv) => self.play_move(mv),
+            None if third_pass && play.game.variant().is_gungjanggi() => {
+                let language = self.settings.language;
+                let rule = language.text(Key::IllegalThirdPass);
+                self.refuse_text(Key::StatusIllegal, &[rule]);
+            }
             None if play.game.variant().kind() == GameKind::Janggi => {
                 self.refuse(IllegalMove::CannotPass)
             }
@@ -1394,8 +1412,8 @@ impl App {
             }
             self.after_change();
             if self.play.as_ref().is_some_and(|p| p.in_progress()) {
-                // Gungjanggi: the accepted offer starts its judging phase.
-                let text = self.text(Key::StatusDrawAccepted).to_string();
+                // Gungjanggi: the accepted request to judge starts its judging phase.
+                let text = self.text(Key::StatusJudgeAccepted).to_string();
                 self.say(text);
             }
         } else {

@@ -241,6 +241,21 @@ pub struct ExternalEngine {
     variants: Option<Vec<String>>,
     /// The variant the engine was last set up for.
     variant: Option<Variant>,
+    /// The name of the engine's MultiPV option (`MultiPV`, or USI's `USI_MultiPV`), when
+    /// it offers one.
+    multipv_option: Option<String>,
+    /// The MultiPV value qipan last set (`None`: never set, the engine's own or the spec's).
+    multipv: Option<u32>,
+}
+
+/// One `info` line of an external engine, read.
+struct InfoLine {
+    /// Which of the best lines it reports (1 when the engine does not say).
+    multipv: u32,
+    /// True for `lowerbound`/`upperbound` scores (a window failed; not the line's value).
+    bound: bool,
+    /// The depth, score, nodes and line.
+    report: SearchReport,
 }
 
 impl fmt::Debug for ExternalEngine {
@@ -329,6 +344,8 @@ impl ExternalEngine {
             lines,
             variants: None,
             variant: None,
+            multipv_option: None,
+            multipv: None,
         };
         engine.handshake()?;
         Ok(engine)
@@ -360,6 +377,16 @@ impl ExternalEngine {
                     .map(|pair| pair[1].to_string())
                     .collect();
                 self.variants = Some(values);
+            }
+            if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split_whitespace().next().unwrap_or("");
+                if name.eq_ignore_ascii_case("MultiPV") || name.eq_ignore_ascii_case("USI_MultiPV")
+                {
+                    // YaneuraOu-style `MultiPV` is preferred when both are offered.
+                    if self.multipv_option.is_none() || name.eq_ignore_ascii_case("MultiPV") {
+                        self.multipv_option = Some(name.to_string());
+                    }
+                }
             }
         }
         for (name, value) in self.spec.options.clone() {
@@ -524,14 +551,80 @@ impl ExternalEngine {
     }
 
     /// Searches the game's position: sends `position` and `go`, reports each `info … pv`
-    /// line, and returns the checked `bestmove`. Setting `stop` sends `stop` and returns
-    /// the answer given then (bounded by the stop timeout).
+    /// line of the best line, and returns the checked `bestmove`. Setting `stop` sends
+    /// `stop` and returns the answer given then (bounded by the stop timeout).
     pub fn search(
         &mut self,
         game: &Game,
         limits: &Limits,
         stop: &AtomicBool,
         report: &mut dyn FnMut(SearchReport),
+    ) -> Result<EngineMove, EngineError> {
+        if self.multipv.is_some_and(|lines| lines != 1) {
+            self.set_multipv(1)?;
+        }
+        self.run_search(game, limits, stop, &mut |info| {
+            if info.multipv == 1 {
+                report(info.report);
+            }
+        })
+    }
+
+    /// True when the engine offers a MultiPV option (so [`ExternalEngine::search_lines`]
+    /// can ask it for more than one line).
+    pub fn offers_multipv(&self) -> bool {
+        self.multipv_option.is_some()
+    }
+
+    /// Searches like [`ExternalEngine::search`] for the `lines` best lines (MultiPV, when
+    /// the engine offers it; one line otherwise). `report` hears every line's progress
+    /// with its number (1 = best). Returns the `bestmove` and the last exact report of
+    /// each line, best first.
+    pub fn search_lines(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        lines: u32,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(u32, &SearchReport),
+    ) -> Result<(EngineMove, Vec<SearchReport>), EngineError> {
+        let lines = if self.offers_multipv() {
+            lines.max(1)
+        } else {
+            1
+        };
+        if self.offers_multipv() && self.multipv != Some(lines) {
+            self.set_multipv(lines)?;
+        }
+        let mut last: Vec<Option<SearchReport>> = vec![None; lines as usize];
+        let answer = self.run_search(game, limits, stop, &mut |info| {
+            report(info.multipv, &info.report);
+            if info.bound {
+                return;
+            }
+            if let Some(slot) = last.get_mut(info.multipv as usize - 1) {
+                *slot = Some(info.report);
+            }
+        })?;
+        Ok((answer, last.into_iter().map_while(|line| line).collect()))
+    }
+
+    /// Sends `setoption name MultiPV value N` (under the engine's own option name).
+    fn set_multipv(&mut self, lines: u32) -> Result<(), EngineError> {
+        let Some(name) = self.multipv_option.clone() else {
+            return Ok(());
+        };
+        self.send(&format!("setoption name {name} value {lines}"), "readyok")?;
+        self.multipv = Some(lines);
+        Ok(())
+    }
+
+    fn run_search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(InfoLine),
     ) -> Result<EngineMove, EngineError> {
         if self.variant != Some(game.variant()) {
             self.new_game(game.variant())?;
@@ -569,7 +662,7 @@ impl ExternalEngine {
             }
             if let Some(rest) = line.strip_prefix("info ") {
                 if let Some(info) = self.read_info(game.position(), rest, started.elapsed()) {
-                    report(info);
+                    on_info(info);
                 }
             }
         }
@@ -604,10 +697,11 @@ impl ExternalEngine {
     }
 
     /// Reads the words of an `info` line; `None` unless it has a depth, a score and a PV.
-    fn read_info(&self, root: &AnyPosition, rest: &str, elapsed: Duration) -> Option<SearchReport> {
+    fn read_info(&self, root: &AnyPosition, rest: &str, elapsed: Duration) -> Option<InfoLine> {
         let words: Vec<&str> = rest.split_whitespace().collect();
         let number = |index: usize| words.get(index).and_then(|w| w.parse::<i64>().ok());
         let (mut depth, mut score, mut nodes, mut nps, mut time) = (None, None, 0u64, None, None);
+        let (mut multipv, mut bound) = (1u32, false);
         let mut line = Vec::new();
         let mut index = 0;
         while index < words.len() {
@@ -616,6 +710,10 @@ impl ExternalEngine {
                 "nodes" => nodes = number(index + 1).unwrap_or(0).max(0) as u64,
                 "nps" => nps = number(index + 1),
                 "time" => time = number(index + 1),
+                "multipv" => {
+                    multipv = number(index + 1).map_or(1, |k| k.clamp(1, 500) as u32);
+                }
+                "lowerbound" | "upperbound" => bound = true,
                 "score" => {
                     let value = number(index + 2);
                     score = match (words.get(index + 1).copied(), value) {
@@ -644,12 +742,17 @@ impl ExternalEngine {
         let millis = time
             .map_or(elapsed.as_millis() as u64, |t| t.max(0) as u64)
             .max(1);
-        Some(SearchReport {
-            depth: depth?.max(0) as u32,
-            score: score?,
-            nodes,
-            nodes_per_second: nps.map_or(nodes.saturating_mul(1000) / millis, |n| n.max(0) as u64),
-            principal_variation: if line.is_empty() { return None } else { line },
+        Some(InfoLine {
+            multipv,
+            bound,
+            report: SearchReport {
+                depth: depth?.max(0) as u32,
+                score: score?,
+                nodes,
+                nodes_per_second: nps
+                    .map_or(nodes.saturating_mul(1000) / millis, |n| n.max(0) as u64),
+                principal_variation: if line.is_empty() { return None } else { line },
+            },
         })
     }
 
