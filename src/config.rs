@@ -111,8 +111,9 @@ pub use crate::setup::TimeDefaults;
 pub struct Config {
     /// Interface language.
     pub language: LanguageChoice,
-    /// The rule set the start screen offers first.
-    pub game: Variant,
+    /// The rule set the start screen offers first; `None` follows the interface language
+    /// (Korean → janggi, Chinese → xiangqi, Japanese → shogi, English → xiangqi).
+    pub game: Option<Variant>,
     /// Cho's janggi setup.
     pub cho_setup: Setup,
     /// Han's janggi setup.
@@ -149,7 +150,7 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             language: LanguageChoice::Auto,
-            game: Variant::Xiangqi,
+            game: None,
             cho_setup: Setup::HorseElephantElephantHorse,
             han_setup: Setup::HorseElephantElephantHorse,
             handicap: Handicap::Even,
@@ -560,7 +561,7 @@ impl Reader<'_> {
         if let Some(item) = table.get("variant") {
             let names: Vec<(&str, Variant)> = Variant::ALL.iter().map(|v| (v.id(), *v)).collect();
             if let Some(variant) = self.choice(item, "game.variant", &names) {
-                config.game = variant;
+                config.game = Some(variant);
             }
         }
         let setups: Vec<(&str, Setup)> = Setup::ALL.iter().map(|s| (setup_id(*s), *s)).collect();

@@ -94,6 +94,16 @@ impl Language {
         matches!(self, Language::Chinese | Language::Japanese)
     }
 
+    /// The game the start screen offers first when the config names none: the one this
+    /// language's players play (Korean → janggi, Chinese → xiangqi, Japanese → shogi).
+    pub fn default_variant(self) -> Variant {
+        match self {
+            Language::Korean => Variant::Janggi(crate::rules::janggi::JanggiRules::KJA),
+            Language::Japanese => Variant::Shogi,
+            Language::Chinese | Language::English => Variant::Xiangqi,
+        }
+    }
+
     /// The move list's notation when the player has not chosen one: the game's native
     /// script for the readers of that script (simplified Chinese characters for xiangqi
     /// in Chinese, kanji for shogi in Chinese and Japanese, Hangul for janggi in Korean;
@@ -351,6 +361,14 @@ keys! {
     TimeUnlimited,
     /// The status line when the clocks are paused.
     StatusPausedHint,
+    /// Computers stopped after the takeback: P lets them play on
+    StatusComputersHeld,
+    /// Board flipped
+    StatusBoardFlipped,
+    /// Turning the board after every move: on
+    StatusFlipEveryTurnOn,
+    /// Turning the board after every move: off
+    StatusFlipEveryTurnOff,
     /// Pause asked for in an untimed game.
     StatusNoClock,
     /// Undo asked for after a loss on time.
@@ -859,6 +877,10 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::FieldTime, "Time"),
     (Key::TimeUnlimited, "unlimited"),
     (Key::StatusPausedHint, "Clocks paused: P resumes"),
+    (Key::StatusComputersHeld, "Computers stopped after the takeback: P lets them play on"),
+    (Key::StatusBoardFlipped, "Board flipped"),
+    (Key::StatusFlipEveryTurnOn, "Turning the board after every move: on"),
+    (Key::StatusFlipEveryTurnOff, "Turning the board after every move: off"),
     (Key::StatusNoClock, "This game has no clock to pause"),
     (Key::StatusLostOnTime, "The game was lost on time; it cannot be taken back"),
     (Key::Paused, "PAUSED"),
@@ -1041,8 +1063,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::PieceJanggiCannon, "Cannon: must jump exactly one piece (never a cannon) to move or capture"),
     (Key::PieceJanggiSoldier, "Soldier: one step forward or sideways; diagonally forward in the palace"),
     (Key::PieceShogiKing, "King: one step in any direction"),
-    (Key::PieceShogiRook, "Rook: any distance orthogonally; promoted 龍 adds one diagonal step"),
-    (Key::PieceShogiBishop, "Bishop: any distance diagonally; promoted 馬 adds one orthogonal step"),
+    (Key::PieceShogiRook, "Rook: any distance orthogonally; as Dragon 龍 (promoted) also one step diagonally"),
+    (Key::PieceShogiBishop, "Bishop: any distance diagonally; as Horse 馬 (promoted) also one step orthogonally"),
     (Key::PieceShogiGold, "Gold: one step orthogonally or diagonally forward"),
     (Key::PieceShogiSilver, "Silver: one step diagonally or straight forward"),
     (Key::PieceShogiKnight, "Knight: two forward and one sideways, jumping"),
@@ -1157,6 +1179,10 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::FieldTime, "시간"),
     (Key::TimeUnlimited, "무제한"),
     (Key::StatusPausedHint, "시계 멈춤: P 다시 시작"),
+    (Key::StatusComputersHeld, "무르기 뒤 컴퓨터 멈춤: P로 다시 두기"),
+    (Key::StatusBoardFlipped, "판 뒤집음"),
+    (Key::StatusFlipEveryTurnOn, "매 수 판 돌리기 켬"),
+    (Key::StatusFlipEveryTurnOff, "매 수 판 돌리기 끔"),
     (Key::StatusNoClock, "이 대국에는 멈출 시계가 없습니다"),
     (Key::StatusLostOnTime, "시간패로 끝난 대국은 무를 수 없습니다"),
     (Key::Paused, "일시 정지"),

@@ -4,7 +4,7 @@
 
 use crate::app::keymap::action_for_key;
 use crate::app::records::SaveTarget;
-use crate::app::{Action, App, Effect};
+use crate::app::{Action, App, Effect, Overlay, Question};
 use crate::i18n::Key;
 use crate::record::{autosave, library, Format, GameRecord};
 use crate::rules::any::GameKind;
@@ -150,15 +150,7 @@ fn event_loop(
                 let size = terminal.size()?;
                 Rect::new(0, 0, size.width, size.height)
             };
-            let action = match event {
-                Event::Key(key) => action_for_key(app, key),
-                Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
-                    mouse_action(app, area, mouse.column, mouse.row)
-                }
-                Event::Resize(_, _) => Some(Action::Resize),
-                _ => None,
-            };
-            if let Some(action) = action {
+            if let Some(action) = event_action(app, area, event) {
                 app.update(action);
             }
         }
@@ -166,6 +158,31 @@ fn event_loop(
             app.update(Action::Tick);
             next_tick = Instant::now() + TICK;
         }
+    }
+}
+
+/// The action of a terminal event on a screen of this size. While the screen is too
+/// small to show the game (the "terminal too small" message), only quitting (and the
+/// quit question's answer) and resizing do anything: nothing may be played blind.
+pub fn event_action(app: &App, area: Rect, event: Event) -> Option<Action> {
+    let action = match event {
+        Event::Key(key) => action_for_key(app, key),
+        Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
+            mouse_action(app, area, mouse.column, mouse.row)
+        }
+        Event::Resize(_, _) => Some(Action::Resize),
+        _ => None,
+    }?;
+    if !ui::too_small(app, area) {
+        return Some(action);
+    }
+    let answering_quit = app.overlay == Some(Overlay::Confirm(Question::Quit));
+    match action {
+        Action::Quit | Action::ForceQuit | Action::Resize => Some(action),
+        Action::Yes | Action::No | Action::Cancel | Action::Select if answering_quit => {
+            Some(action)
+        }
+        _ => None,
     }
 }
 
@@ -325,5 +342,49 @@ pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
         (Ok(()), SaveTarget::Named(_)) => app.report_saved(&path.display().to_string()),
         (Ok(()), SaveTarget::History) => {}
         (Err(error), _) => app.show_error(Key::StatusSaveFailed, &error),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Settings, StartOptions};
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    fn key(code: KeyCode) -> Event {
+        Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn only_quit_and_resize_act_while_the_terminal_is_too_small() {
+        let app = App::with_game(
+            Settings::default(),
+            StartOptions::for_game(GameKind::Janggi),
+        );
+        let small = Rect::new(0, 0, 30, 8);
+        assert!(ui::too_small(&app, small));
+        for code in [
+            KeyCode::Enter,
+            KeyCode::Left,
+            KeyCode::Char(':'),
+            KeyCode::Char('u'),
+        ] {
+            assert_eq!(event_action(&app, small, key(code)), None, "{code:?}");
+        }
+        assert_eq!(
+            event_action(&app, small, key(KeyCode::Char('q'))),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            event_action(&app, small, Event::Resize(80, 24)),
+            Some(Action::Resize)
+        );
+        // At a size that shows the board, the keys work again.
+        let big = Rect::new(0, 0, 80, 24);
+        assert!(!ui::too_small(&app, big));
+        assert_eq!(
+            event_action(&app, big, key(KeyCode::Enter)),
+            Some(Action::Select)
+        );
     }
 }

@@ -31,7 +31,10 @@ impl Config {
 
     /// The start screen's first choices: game, setups, handicap and who the CPU plays.
     pub fn start_options(&self) -> StartOptions {
-        let mut options = StartOptions::for_variant(self.game);
+        let game = self
+            .game
+            .unwrap_or_else(|| self.language.resolve().default_variant());
+        let mut options = StartOptions::for_variant(game);
         options.cho_setup = self.cho_setup;
         options.han_setup = self.han_setup;
         options.handicap = crate::rules::shogi::Handicap::ALL
@@ -129,7 +132,7 @@ mod tests {
     #[test]
     fn config_sets_the_start_screen_and_the_keys() {
         let mut config = Config {
-            game: Variant::Shogi,
+            game: Some(Variant::Shogi),
             cpu_side: CpuSide::Second,
             cpu_level: 6,
             keys: vec![(Action::Undo, vec![(KeyCode::Char('z'), false)])],

@@ -86,6 +86,70 @@ pub fn game_layout(game: GameKind, glyphs: GlyphSet, area: Rect) -> Result<GameL
     Err(needed)
 }
 
+/// An interface text as the glyph set can show it: with `--ascii` (Latin glyphs) the
+/// words written in CJK characters or Hangul (`qipan 棋盤`, `Shogi 将棋`, `79졸78,`)
+/// are left out, for terminals without CJK fonts.
+pub fn shown_text(glyphs: GlyphSet, text: &str) -> std::borrow::Cow<'_, str> {
+    if glyphs != GlyphSet::Latin || text.is_ascii() {
+        return text.into();
+    }
+    let wide = |word: &&str| word.width() > word.chars().count();
+    text.split(' ')
+        .filter(|word| !wide(word))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .into()
+}
+
+/// ASCII for the symbols the screens use, drawn with `--ascii` (Latin glyphs) so that
+/// every cell on screen is ASCII: box lines, arrows, bullets, the prompt's cursor.
+fn ascii_symbol(symbol: &str) -> Option<&'static str> {
+    let mut chars = symbol.chars();
+    let c = chars.next()?;
+    if c.is_ascii() || chars.next().is_some() {
+        return None;
+    }
+    Some(match c {
+        '─' | '━' | '—' | '–' | '═' => "-",
+        '│' | '┃' | '║' | '▏' => "|",
+        '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼' | '╭' | '╮' | '╰' | '╯' => {
+            "+"
+        }
+        '·' | '•' | '∙' => ".",
+        '▶' | '›' | '→' | '»' | '▸' => ">",
+        '◀' | '‹' | '←' | '«' | '◂' => "<",
+        '↑' | '▲' => "^",
+        '↓' | '▼' | '△' => "v",
+        '…' => "~",
+        '×' => "x",
+        '±' => "+-",
+        _ => return None,
+    })
+}
+
+/// With Latin glyphs, puts the ASCII likeness in place of every symbol on screen.
+fn make_ascii(buffer: &mut Buffer, area: Rect) {
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let cell = &mut buffer[(x, y)];
+            if let Some(ascii) = ascii_symbol(cell.symbol()) {
+                cell.set_symbol(ascii);
+            }
+        }
+    }
+}
+
+/// True while the screen is too small to show the game: the "terminal too small"
+/// message is all there is to see.
+pub fn too_small(app: &App, area: Rect) -> bool {
+    match (&app.screen, &app.play) {
+        (Screen::Game, Some(play)) => {
+            game_layout(play.game.variant().kind(), app.settings.glyphs, area).is_err()
+        }
+        _ => false,
+    }
+}
+
 /// Draws the app into a frame.
 pub fn render(app: &App, frame: &mut Frame) {
     let area = frame.area();
@@ -102,6 +166,9 @@ pub fn render_buffer(app: &App, area: Rect, buffer: &mut Buffer) {
         _ => render_start(app, area, buffer),
     }
     render_overlay(app, area, buffer);
+    if app.settings.glyphs == GlyphSet::Latin {
+        make_ascii(buffer, area);
+    }
 }
 
 /// What is under a mouse click at a screen cell.
@@ -229,7 +296,13 @@ fn title_line(app: &App, title: String, area: Rect, buffer: &mut Buffer) {
     let theme = app_theme(app, GameKind::Xiangqi);
     let help = format!("? {} ", app.text(Key::HelpTitle));
     Paragraph::new(Line::from(vec![
-        Span::styled(format!(" {} ", app.text(Key::AppTitle)), theme.highlight),
+        Span::styled(
+            format!(
+                " {} ",
+                shown_text(app.settings.glyphs, app.text(Key::AppTitle))
+            ),
+            theme.highlight,
+        ),
         Span::styled(format!(" {title}"), theme.title),
     ]))
     .render(area, buffer);
@@ -283,8 +356,18 @@ fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         .find(|(v, _)| *v == play.game.variant())
         .map(|(_, key)| language.text(*key))
         .unwrap_or("");
-    let mut title = format!("{} · {}", language.text(options.game().name), rules_name);
-    if game == GameKind::Shogi
+    let glyph_set = app.settings.glyphs;
+    let mut title = format!(
+        "{} · {}",
+        shown_text(glyph_set, language.text(options.game().name)),
+        rules_name
+    );
+    if glyph_set == GlyphSet::Latin
+        && game == GameKind::Shogi
+        && play.game.start().fen() != crate::rules::any::Variant::Shogi.start().fen()
+    {
+        title.push_str(&format!(" · {}", options.handicap().english()));
+    } else if game == GameKind::Shogi
         && play.game.start().fen() != crate::rules::any::Variant::Shogi.start().fen()
     {
         let handicap = options.handicap();
@@ -326,7 +409,7 @@ pub fn thinking_text(app: &App, play: &Play, width: u16) -> Option<String> {
         report,
         play.game.position(),
         play.game.moves().last().copied(),
-        play.notation(app.settings.language),
+        play.notation_for(app.settings.language, app.settings.glyphs),
         usize::from(width.saturating_sub(1)),
     );
     Some(format!(" {line}"))
@@ -563,6 +646,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     lines.extend(move_list_lines(
         play,
         app.settings.language,
+        app.settings.glyphs,
         room,
         area.width,
         &theme,
@@ -574,6 +658,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
 fn move_list_lines(
     play: &Play,
     language: Language,
+    glyph_set: GlyphSet,
     room: usize,
     width: u16,
     theme: &Theme,
@@ -602,7 +687,7 @@ fn move_list_lines(
             })
     };
     let column = (width.saturating_sub(5) / 2).clamp(7, 12) as usize;
-    let notation = play.notation(language);
+    let notation = play.notation_for(language, glyph_set);
     let text_of = |ply: usize| -> String {
         let previous = ply.checked_sub(1).map(|before| moves[before]);
         format_move_after(&positions[ply], moves[ply], notation, previous)
@@ -655,7 +740,13 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
         Paragraph::new(Line::from(vec![
             Span::styled(format!(" {}", language.text(Key::PromptLabel)), theme.title),
             Span::styled(format!("{text}▏"), theme.highlight),
-            Span::styled(format!("  {}", language.text(Key::PromptHint)), theme.dim),
+            Span::styled(
+                format!(
+                    "  {}",
+                    shown_text(app.settings.glyphs, language.text(Key::PromptHint))
+                ),
+                theme.dim,
+            ),
         ]))
         .render(area, buffer);
         return;
@@ -762,7 +853,9 @@ fn full_start_value(app: &App, options: &StartOptions, field: StartField) -> Str
         }
     };
     match field {
-        StartField::Game => language.text(options.game().name).to_string(),
+        StartField::Game => {
+            shown_text(app.settings.glyphs, language.text(options.game().name)).to_string()
+        }
         StartField::Rules => {
             let rule_sets = options.game().rule_sets;
             language
@@ -1190,7 +1283,10 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
             clear_popup(rect, buffer);
             Paragraph::new(lines)
                 .wrap(Wrap { trim: true })
-                .block(popup_block(language.text(Key::AppTitle), &theme))
+                .block(popup_block(
+                    &shown_text(app.settings.glyphs, language.text(Key::AppTitle)),
+                    &theme,
+                ))
                 .render(rect, buffer);
         }
         Overlay::Promotion { promote, plain, .. } => {
@@ -1199,6 +1295,13 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 .as_ref()
                 .and_then(|p| p.game.position().piece_on(plain.from));
             let glyph = piece.map(|p| glyphs::piece(game, p, glyphs)).unwrap_or("");
+            // What the piece becomes: 角 → 馬 (B → +B with Latin glyphs).
+            let promoted = piece
+                .and_then(|p| {
+                    let kind = p.kind.promoted()?;
+                    Some(glyphs::piece(game, Piece { kind, ..p }, glyphs))
+                })
+                .unwrap_or("?");
             let option = |selected: bool, key: Key| {
                 let style = if selected {
                     theme.highlight
@@ -1209,7 +1312,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                     .alignment(Alignment::Center)
             };
             let lines = vec![
-                Line::from(format!("{glyph} → ?")).alignment(Alignment::Center),
+                Line::from(format!("{glyph} → {promoted}")).alignment(Alignment::Center),
                 option(*promote, Key::PromoteYes),
                 option(!*promote, Key::PromoteNo),
             ];
@@ -1419,7 +1522,8 @@ fn help_lines(
         }
         spans.push(Span::raw(" "));
         let column = Line::from(spans.clone()).width();
-        let mut description = hanging_lines(language.text(key), column, column, width).into_iter();
+        let text = shown_text(glyphs, language.text(key));
+        let mut description = hanging_lines(&text, column, column, width).into_iter();
         spans.push(Span::raw(description.next().unwrap_or_default()));
         lines.push(Line::from(spans));
         lines.extend(description.map(Line::from));
@@ -1439,7 +1543,10 @@ fn help_lines(
         GameKind::Janggi if gungjanggi => Key::RulesGungjanggi,
         GameKind::Janggi => Key::RulesJanggi,
     };
-    lines.extend(paragraph_lines(language.text(rules), width));
+    lines.extend(paragraph_lines(
+        &shown_text(glyphs, language.text(rules)),
+        width,
+    ));
     lines
 }
 
@@ -1459,6 +1566,10 @@ fn paragraph_lines(text: &str, width: usize) -> Vec<Line<'static>> {
 }
 
 #[cfg(test)]
+mod contrast_tests;
+#[cfg(test)]
 mod language_tests;
+#[cfg(test)]
+mod newplayer_tests;
 #[cfg(test)]
 mod tests;
