@@ -126,6 +126,7 @@ fn event_loop(
     pool: &EnginePool,
 ) -> io::Result<()> {
     let mut next_tick = Instant::now() + TICK;
+    let mut drawn_with = (app.settings.language, app.settings.glyphs);
     loop {
         if terminate.load(Ordering::Relaxed) {
             return Ok(());
@@ -137,6 +138,14 @@ fn event_loop(
         if app.quit {
             return Ok(());
         }
+        // After the language or glyphs change, wide characters give way to narrow ones
+        // (and back): the terminal blanks the other half of a wide character in its own
+        // colours, so only a whole redraw leaves no holes in the popups.
+        let shown_with = (app.settings.language, app.settings.glyphs);
+        if needs_full_redraw(drawn_with, shown_with) {
+            terminal.clear()?;
+        }
+        drawn_with = shown_with;
         terminal.draw(|frame| ui::render(app, frame))?;
         let timeout = next_tick.saturating_duration_since(Instant::now());
         let received = match events.recv_timeout(timeout) {
@@ -184,6 +193,15 @@ pub fn event_action(app: &App, area: Rect, event: Event) -> Option<Action> {
         }
         _ => None,
     }
+}
+
+/// True when the screen must be drawn whole, not by difference: the language or the
+/// glyph set changed since the last frame (see the event loop).
+pub fn needs_full_redraw(
+    before: (crate::i18n::Language, crate::app::GlyphSet),
+    now: (crate::i18n::Language, crate::app::GlyphSet),
+) -> bool {
+    before != now
 }
 
 /// The action of a left click at a screen cell.

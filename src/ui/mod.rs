@@ -931,13 +931,14 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         .border_style(theme.dim);
     let inner = block.inner(menu);
     block.render(menu, buffer);
-    let label_width = 11usize;
+    let label_width = 10usize;
     let mut lines = Vec::new();
     for (row, &field) in fields.iter().enumerate() {
         let focused = row == app.start_row;
         let label = start_label(app, game, field);
         // The cursor mark, the label and the two arrows take the rest of the row.
-        let room = (inner.width as usize).saturating_sub(1 + label_width.max(label.width()) + 4);
+        // One column stays free before the border.
+        let room = (inner.width as usize).saturating_sub(1 + label_width.max(label.width()) + 5);
         let value = start_value(app, options, field, room);
         let line = if matches!(field, StartField::Start | StartField::Continue) {
             let text = format!("[ {value} ]");
@@ -1124,9 +1125,12 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
         Overlay::Prompt { .. } | Overlay::SaveAs { .. } => {}
         Overlay::Settings { row } => settings::render(app, *row, area, &theme, buffer),
         Overlay::Help { scroll } => {
+            // Up to 104 columns the help takes the whole width: a margin of two would
+            // leave bits of the panel (a clock's last digit) beside its border.
+            let width = if area.width <= 104 { area.width } else { 100 };
             let rect = centered(
                 area,
-                area.width.saturating_sub(4).min(100),
+                width,
                 // Leave the title, status and hint lines visible.
                 area.height.saturating_sub(4),
             );

@@ -113,3 +113,134 @@ fn the_promotion_popup_shows_the_promoted_piece_in_every_glyph_set() {
         assert!(text.contains(expected), "{glyphs:?}:\n{text}");
     }
 }
+
+// ----- item 7: popups clear every cell they cover --------------------------------
+
+const LANGUAGES: [Language; 4] = [
+    Language::Korean,
+    Language::English,
+    Language::Chinese,
+    Language::Japanese,
+];
+
+/// The rectangle of the popup drawn on a buffer, found by its border's corners in the
+/// popup border's style.
+fn popup_rect(buffer: &Buffer, border: Style) -> Option<Rect> {
+    let area = buffer.area;
+    for y in 0..area.height {
+        for x in 0..area.width {
+            let cell = &buffer[(x, y)];
+            if cell.symbol() == "┌"
+                && Some(cell.fg) == border.fg
+                && border.bg.is_none_or(|bg| bg == cell.bg)
+            {
+                let right = (x + 1..area.width).find(|&c| buffer[(c, y)].symbol() == "┐")?;
+                let bottom = (y + 1..area.height).find(|&r| buffer[(x, r)].symbol() == "└")?;
+                return Some(Rect::new(x, y, right - x + 1, bottom - y + 1));
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn popups_cover_every_cell_in_every_language() {
+    for language in LANGUAGES {
+        for width in [80u16, 81, 100, 120] {
+            for (name, actions) in [
+                ("help", vec![Action::Help]),
+                ("settings", vec![Action::Settings]),
+                // Japanese and back: the popup is drawn anew over what was there.
+                (
+                    "settings after a language change",
+                    vec![Action::Settings, Action::Down, Action::Right, Action::Left],
+                ),
+                ("quit", vec![Action::Quit]),
+            ] {
+                // A timed game: its clocks stand at the right edge of the panel.
+                let mut app = midgame(settings(language, GlyphSet::Cjk), GameKind::Janggi);
+                let now = app.now();
+                if let Some(play) = app.play.as_mut() {
+                    let mut clock =
+                        crate::clock::Clock::new("10m 3x30s".parse().expect("a time control"));
+                    clock.start(play.game.position().side_to_move(), now);
+                    play.clock = Some(clock);
+                }
+                for action in actions {
+                    app.update(action);
+                }
+                let area = Rect::new(0, 0, width, 24);
+                let mut buffer = Buffer::empty(area);
+                render_buffer(&app, area, &mut buffer);
+                let theme = app_theme(&app, GameKind::Janggi);
+                let rect = popup_rect(&buffer, theme.popup_border)
+                    .unwrap_or_else(|| panic!("{name}: a popup"));
+                for y in rect.top()..rect.bottom() {
+                    for x in rect.left()..rect.right() {
+                        let cell = &buffer[(x, y)];
+                        // The second column of a wide character is drawn by it.
+                        let covered = x > 0 && buffer[(x - 1, y)].symbol().width() > 1;
+                        assert!(
+                            covered
+                                || cell.bg != ratatui::style::Color::Reset
+                                || theme.popup.bg.is_none(),
+                            "{language:?} {name} {width}: a hole at {x},{y}: {cell:?}"
+                        );
+                    }
+                }
+                // Nothing of the panel is left right beside the popup on narrow screens.
+                if rect.right() < width && width <= 100 {
+                    for y in rect.top()..rect.bottom() {
+                        let beside: String = (rect.right()..width)
+                            .map(|x| buffer[(x, y)].symbol().to_string())
+                            .collect();
+                        assert!(
+                            beside.trim().is_empty() || rect.width < width - 10,
+                            "{language:?} {name} {width}: {beside:?} beside the popup"
+                        );
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn the_longest_start_value_keeps_off_the_border() {
+    for language in LANGUAGES {
+        for handicap in 0..crate::rules::shogi::Handicap::ALL.len() {
+            let mut app = App::new(settings(language, GlyphSet::Cjk));
+            app.options = StartOptions::for_game(GameKind::Shogi);
+            app.options.handicap = handicap;
+            app.start_row = 1;
+            let area = Rect::new(0, 0, 80, 24);
+            let mut buffer = Buffer::empty(area);
+            render_buffer(&app, area, &mut buffer);
+            let rect =
+                popup_rect(&buffer, app_theme(&app, GameKind::Shogi).dim).expect("the start menu");
+            for y in rect.top() + 1..rect.bottom() - 1 {
+                let inside = &buffer[(rect.right() - 2, y)];
+                assert_eq!(
+                    inside.symbol(),
+                    " ",
+                    "{language:?} handicap {handicap}: row {y} touches the border"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn a_change_of_language_or_glyphs_redraws_the_whole_screen() {
+    use crate::tui::needs_full_redraw;
+    let english = (Language::English, GlyphSet::Cjk);
+    assert!(!needs_full_redraw(english, english));
+    assert!(needs_full_redraw(
+        english,
+        (Language::Japanese, GlyphSet::Cjk)
+    ));
+    assert!(needs_full_redraw(
+        english,
+        (Language::English, GlyphSet::Latin)
+    ));
+}
