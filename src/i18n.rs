@@ -225,6 +225,8 @@ keys! {
     LanguageAuto,
     /// Glyphs value: CJK.
     GlyphsCjk,
+    /// Hangul (janggi, xiangqi)
+    GlyphsHangul,
     /// Glyphs value: Latin.
     GlyphsLatin,
     /// Width value: narrow.
@@ -369,6 +371,24 @@ keys! {
     StatusFlipEveryTurnOn,
     /// Turning the board after every move: off
     StatusFlipEveryTurnOff,
+    /// That piece has no move
+    StatusNoMoves,
+    /// That piece has no move: the king is in check and it cannot help
+    StatusNoMovesCheck,
+    /// That piece has no move: moving it would leave the king in check
+    StatusNoMovesPinned,
+    /// That piece has no move: answer the bikjang first (p accepts it)
+    StatusNoMovesBikjang,
+    /// … wins by checkmate
+    WinsByCheckmate,
+    /// … wins by resignation
+    WinsByResignation,
+    /// … wins on points
+    WinsOnPoints,
+    /// … wins as second player on equal points
+    WinsAsSecondOnEqualPoints,
+    /// Draw …
+    DrawBy,
     /// Pause asked for in an untimed game.
     StatusNoClock,
     /// Undo asked for after a loss on time.
@@ -809,6 +829,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SettingsHints, "↑↓ setting  ←→ change  s save  Esc close"),
     (Key::LanguageAuto, "auto (from LANG)"),
     (Key::GlyphsCjk, "CJK characters"),
+    (Key::GlyphsHangul, "Hangul (janggi, xiangqi)"),
     (Key::GlyphsLatin, "Latin letters"),
     (Key::WidthNarrow, "narrow"),
     (Key::WidthWide, "wide"),
@@ -881,6 +902,15 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusBoardFlipped, "Board flipped"),
     (Key::StatusFlipEveryTurnOn, "Turning the board after every move: on"),
     (Key::StatusFlipEveryTurnOff, "Turning the board after every move: off"),
+    (Key::StatusNoMoves, "That piece has no move"),
+    (Key::StatusNoMovesCheck, "That piece has no move: the king is in check and it cannot help"),
+    (Key::StatusNoMovesPinned, "That piece has no move: moving it would leave the king in check"),
+    (Key::StatusNoMovesBikjang, "That piece has no move: answer the bikjang first (p accepts it)"),
+    (Key::WinsByCheckmate, "{} wins by checkmate"),
+    (Key::WinsByResignation, "{} wins by resignation"),
+    (Key::WinsOnPoints, "{} wins on points"),
+    (Key::WinsAsSecondOnEqualPoints, "{} wins as second player on equal points"),
+    (Key::DrawBy, "Draw {}"),
     (Key::StatusNoClock, "This game has no clock to pause"),
     (Key::StatusLostOnTime, "The game was lost on time; it cannot be taken back"),
     (Key::Paused, "PAUSED"),
@@ -951,7 +981,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::PromoteTitle, "Promote?"),
     (Key::PromoteYes, "Promote (y)"),
     (Key::PromoteNo, "Do not promote (n)"),
-    (Key::ConfirmQuit, "Quit the game in progress?"),
+    (Key::ConfirmQuit, "The game is kept. Quit?"),
     (Key::ConfirmResign, "{} resigns?"),
     (Key::DrawOffer, "{} offers a draw. {}, do you accept?"),
     (Key::YesNo, "y yes · n no"),
@@ -1110,7 +1140,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SettingBell, "알림음"),
     (Key::SettingsHints, "↑↓ 항목  ←→ 바꾸기  s 저장  Esc 닫기"),
     (Key::LanguageAuto, "자동 (LANG)"),
-    (Key::GlyphsCjk, "한자·한글"),
+    (Key::GlyphsCjk, "한자"),
+    (Key::GlyphsHangul, "한글"),
     (Key::GlyphsLatin, "로마자"),
     (Key::WidthNarrow, "좁게"),
     (Key::WidthWide, "넓게"),
@@ -1183,6 +1214,15 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusBoardFlipped, "판 뒤집음"),
     (Key::StatusFlipEveryTurnOn, "매 수 판 돌리기 켬"),
     (Key::StatusFlipEveryTurnOff, "매 수 판 돌리기 끔"),
+    (Key::StatusNoMoves, "그 기물은 둘 수 있는 수가 없습니다"),
+    (Key::StatusNoMovesCheck, "그 기물은 둘 수 있는 수가 없습니다: 장군을 받고 있어 막을 수 없습니다"),
+    (Key::StatusNoMovesPinned, "그 기물은 둘 수 있는 수가 없습니다: 움직이면 장군을 받게 됩니다"),
+    (Key::StatusNoMovesBikjang, "그 기물은 둘 수 있는 수가 없습니다: 먼저 빅장에 답하세요 (p로 받기)"),
+    (Key::WinsByCheckmate, "{} 외통승"),
+    (Key::WinsByResignation, "{} 기권승"),
+    (Key::WinsOnPoints, "점수 우세로 {} 승"),
+    (Key::WinsAsSecondOnEqualPoints, "동점이라 후수 {} 승"),
+    (Key::DrawBy, "{} 무승부"),
     (Key::StatusNoClock, "이 대국에는 멈출 시계가 없습니다"),
     (Key::StatusLostOnTime, "시간패로 끝난 대국은 무를 수 없습니다"),
     (Key::Paused, "일시 정지"),
@@ -1253,7 +1293,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::PromoteTitle, "승격할까요?"),
     (Key::PromoteYes, "승격 (y)"),
     (Key::PromoteNo, "승격 안 함 (n)"),
-    (Key::ConfirmQuit, "진행 중인 대국을 끝낼까요?"),
+    (Key::ConfirmQuit, "대국은 저장됩니다. 종료할까요?"),
     (Key::ConfirmResign, "{} 기권할까요?"),
     (Key::DrawOffer, "{} 무승부 제안. {}, 받겠습니까?"),
     (Key::YesNo, "y 예 · n 아니오"),
@@ -1279,11 +1319,11 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ReasonAgreement, "합의"),
     (Key::ReasonFirstCheck, "첫 장군"),
     (Key::ReasonMaterial, "기물 점수"),
-    (Key::ReasonSecondPlayer, "동점 시 후수 승"),
+    (Key::ReasonSecondPlayer, "동점이라 후수 승"),
     (Key::IllegalNoPiece, "그 자리에 내 기물이 없습니다"),
     (Key::IllegalNotAMove, "그 기물은 거기로 갈 수 없습니다"),
     (Key::IllegalWrongPiece, "{} 자리의 기물은 {}입니다"),
-    (Key::IllegalNotWrittenHere, "지금 이렇게 적히는 둘 수 있는 수가 없습니다"),
+    (Key::IllegalNotWrittenHere, "그렇게 적는 수가 지금 국면에는 없습니다"),
     (Key::IllegalNotAllowed, "지금은 둘 수 없는 수입니다"),
     (Key::IllegalLeavesInCheck, "장군을 받게 됩니다"),
     (Key::IllegalFlyingGeneral, "두 장수가 마주보게 됩니다"),

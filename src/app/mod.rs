@@ -42,15 +42,31 @@ pub enum GlyphSet {
     CjkWideLines,
     /// Latin letters and plain ASCII lines (`--ascii`), for terminals without CJK fonts.
     Latin,
+    /// Hangul piece names for janggi and xiangqi (차 마 상 사 졸/병 포, 초/한), shogi in
+    /// kanji; lines one column wide.
+    Hangul,
+    /// Hangul pieces for terminals that draw box characters two columns wide.
+    HangulWideLines,
 }
 
 impl GlyphSet {
     /// Every glyph set.
-    pub const ALL: [GlyphSet; 3] = [GlyphSet::Cjk, GlyphSet::CjkWideLines, GlyphSet::Latin];
+    pub const ALL: [GlyphSet; 5] = [
+        GlyphSet::Cjk,
+        GlyphSet::CjkWideLines,
+        GlyphSet::Latin,
+        GlyphSet::Hangul,
+        GlyphSet::HangulWideLines,
+    ];
 
     /// True when ambiguous-width characters take two columns.
     pub fn wide_ambiguous(self) -> bool {
-        self == GlyphSet::CjkWideLines
+        matches!(self, GlyphSet::CjkWideLines | GlyphSet::HangulWideLines)
+    }
+
+    /// True for the Hangul piece names.
+    pub fn hangul(self) -> bool {
+        matches!(self, GlyphSet::Hangul | GlyphSet::HangulWideLines)
     }
 }
 
@@ -1247,7 +1263,8 @@ impl App {
             .filter(|m| !m.is_drop() && !m.is_pass() && m.from == square)
             .collect();
         if play.targets.is_empty() {
-            self.refuse(IllegalMove::NotAMove);
+            let key = no_move_reason(play.game.position(), square);
+            self.refuse_text(key, &[]);
         } else {
             let text = self.text(Key::StatusChooseTarget).to_string();
             self.say(text);
@@ -1648,6 +1665,33 @@ fn start_cursor(position: &AnyPosition) -> u8 {
             })
         })
         .unwrap_or(4)
+}
+
+/// Why the piece on `square` has no legal move, when one reason says it: a bikjang to
+/// answer, a check it cannot meet, a pin (every move it has would leave the king in check).
+fn no_move_reason(position: &AnyPosition, square: u8) -> Key {
+    if position.bikjang_pending() {
+        return Key::StatusNoMovesBikjang;
+    }
+    let refusals: Vec<IllegalMove> = (0..position.ranks() * 9)
+        .filter(|&to| to != square)
+        .filter_map(|to| position.check_move(Move::new(square, to)).err())
+        .collect();
+    let exposes = |reason: &IllegalMove| {
+        matches!(
+            reason,
+            IllegalMove::LeavesKingInCheck | IllegalMove::FlyingGeneral
+        )
+    };
+    if refusals.iter().any(exposes) {
+        if position.in_check() {
+            Key::StatusNoMovesCheck
+        } else {
+            Key::StatusNoMovesPinned
+        }
+    } else {
+        Key::StatusNoMoves
+    }
 }
 
 /// The interface key that explains an illegal move.

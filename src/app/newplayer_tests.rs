@@ -212,3 +212,94 @@ fn the_start_screen_offers_the_languages_own_game_first() {
     let app = App::from_config(config, None, &[]);
     assert_eq!(app.options.variant().kind(), GameKind::Shogi);
 }
+
+// ----- item 14: a piece with no move says so, and why ------------------------------
+
+fn korean() -> Settings {
+    Settings {
+        language: Language::Korean,
+        ..Settings::default()
+    }
+}
+
+fn korean_from_fen(variant: crate::rules::any::Variant, fen: &str) -> App {
+    let position = variant.position_from_fen(fen).expect("test position");
+    App::from_position(korean(), position)
+}
+
+/// Clicks the square of the first piece of `kind` of the side to move.
+fn click_piece(app: &mut App, kind: crate::rules::any::PieceKind, side: Side) {
+    let position = play(app).game.position().clone();
+    let square = (0..position.ranks() * 9)
+        .find(|&s| {
+            position
+                .piece_on(s)
+                .is_some_and(|p| p.kind == kind && p.side == side)
+        })
+        .expect("the piece");
+    app.update(Action::ClickSquare(square));
+}
+
+#[test]
+fn a_piece_with_no_move_says_it_has_none_and_why() {
+    use crate::rules::any::{PieceKind, Variant};
+    // Shogi's start: the knights stand behind their own pawns and have no move.
+    let mut app = App::with_game(korean(), StartOptions::for_game(GameKind::Shogi));
+    click_piece(&mut app, PieceKind::Knight, Side::First);
+    let said = status(&app);
+    assert!(said.contains("둘 수 있는 수가 없습니다"), "{said}");
+    assert!(!said.contains("거기로"), "{said}");
+    // Red king e1, red horse e2 pinned by a black chariot on e9 (the horse can only leave
+    // the file): every move of the horse leaves the king in check.
+    let mut app = korean_from_fen(Variant::Xiangqi, "3k5/4r4/9/9/9/9/9/9/4N4/4K4 w - - 0 1");
+    click_piece(&mut app, PieceKind::Horse, Side::First);
+    assert!(status(&app).contains("움직이면 장군"), "{}", status(&app));
+    // In check, a piece that cannot help.
+    let mut app = korean_from_fen(Variant::Xiangqi, "3k5/4r4/9/9/9/9/9/9/9/R3K4 w - - 0 1");
+    app.update(Action::ClickSquare(0));
+    let said = status(&app);
+    assert!(said.contains("장군을 받고 있어"), "{said}");
+}
+
+// ----- item 15: every name of a janggi piece is understood ---------------------------
+
+#[test]
+fn typed_janggi_moves_take_every_name_of_the_king_and_the_pieces() {
+    for cho_king in ["95궁85", "95장85", "95將85", "95帥85", "95楚85", "95초85"] {
+        let mut app = App::with_game(korean(), StartOptions::for_game(GameKind::Janggi));
+        typed(&mut app, cho_king);
+        assert_eq!(
+            play(&app).game.moves().len(),
+            1,
+            "{cho_king}: {}",
+            status(&app)
+        );
+        for han_king in ["25궁15", "25漢15", "25將15"] {
+            let mut app = App::with_game(korean(), StartOptions::for_game(GameKind::Janggi));
+            typed(&mut app, cho_king);
+            typed(&mut app, han_king);
+            assert_eq!(
+                play(&app).game.moves().len(),
+                2,
+                "{han_king}: {}",
+                status(&app)
+            );
+        }
+    }
+    for other in [
+        "01俥91", "01차91", "01車91", "71兵61", "71병61", "71卒61", "04仕94", "04사94",
+    ] {
+        let mut app = App::with_game(korean(), StartOptions::for_game(GameKind::Janggi));
+        typed(&mut app, other);
+        assert_eq!(
+            play(&app).game.moves().len(),
+            1,
+            "{other}: {}",
+            status(&app)
+        );
+    }
+    // A name of another piece is still refused.
+    let mut app = App::with_game(korean(), StartOptions::for_game(GameKind::Janggi));
+    typed(&mut app, "95차85");
+    assert!(play(&app).game.moves().is_empty());
+}

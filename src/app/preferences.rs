@@ -10,12 +10,12 @@ use std::path::PathBuf;
 impl Config {
     /// The glyph set the config asks for.
     pub fn glyph_set(&self) -> GlyphSet {
-        if self.latin_glyphs {
-            GlyphSet::Latin
-        } else if self.wide_ambiguous {
-            GlyphSet::CjkWideLines
-        } else {
-            GlyphSet::Cjk
+        match (self.latin_glyphs, self.hangul_glyphs, self.wide_ambiguous) {
+            (true, _, _) => GlyphSet::Latin,
+            (false, true, true) => GlyphSet::HangulWideLines,
+            (false, true, false) => GlyphSet::Hangul,
+            (false, false, true) => GlyphSet::CjkWideLines,
+            (false, false, false) => GlyphSet::Cjk,
         }
     }
 

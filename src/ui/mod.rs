@@ -283,12 +283,37 @@ pub fn outcome_text(
             language.format(Key::Wins, &[&name])
         );
     }
+    if language == Language::Korean {
+        return korean_outcome_text(game, outcome, reason);
+    }
     match outcome.winner() {
         Some(winner) => {
             let name = side_name(language, glyphs, game, winner);
             format!("{} {}", language.format(Key::Wins, &[&name]), reason)
         }
         None => format!("{} {}", language.text(Key::Draw), reason),
+    }
+}
+
+/// The result as a Korean player writes it: `한 외통승`, `빅장 무승부`, `점수 우세로 한
+/// 승`, `동점이라 후수 한 승` (the side by its word alone, the reason where Korean puts it).
+fn korean_outcome_text(game: GameKind, outcome: &Outcome, reason: &str) -> String {
+    let language = Language::Korean;
+    let Some(winner) = outcome.winner() else {
+        return language.format(Key::DrawBy, &[reason]);
+    };
+    let name = language.text(side_key(game, winner));
+    let on_points = game == GameKind::Janggi
+        && matches!(
+            outcome.reason(),
+            EndReason::Repetition | EndReason::Bikjang | EndReason::MoveLimit
+        );
+    match outcome.reason() {
+        EndReason::Checkmate => language.format(Key::WinsByCheckmate, &[name]),
+        EndReason::Resignation => language.format(Key::WinsByResignation, &[name]),
+        EndReason::SecondPlayer => language.format(Key::WinsAsSecondOnEqualPoints, &[name]),
+        _ if on_points => format!("{} ({reason})", language.format(Key::WinsOnPoints, &[name])),
+        _ => format!("{} ({reason})", language.format(Key::Wins, &[name])),
     }
 }
 
@@ -619,7 +644,14 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             ));
             lines.push(Line::from(spans));
         }
-        if let Some(scores) = position.janggi_scores() {
+        // Points decide nothing under the traditional and casual rules: not shown there.
+        let counts_points = match play.game.variant() {
+            crate::rules::any::Variant::Janggi(rules) => {
+                rules.scoring || rules.gungjanggi.is_some()
+            }
+            _ => false,
+        };
+        if let Some(scores) = position.janggi_scores().filter(|_| counts_points) {
             let text = scores.to_string();
             let mut parts = text.split(' ');
             let (first, second) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
@@ -1407,7 +1439,12 @@ fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<S
     let mut used = first;
     let mut has_content = false;
     for word in text.split(' ').filter(|word| !word.is_empty()) {
-        let breakable = word.chars().any(|character| char_width(character) == 2);
+        // Chinese and Japanese run on without spaces and break between any two
+        // characters; Korean puts spaces between words and breaks only there (a word
+        // with Hangul in it stays whole), as do Latin words (`PGN/KIF/CSA/.gib`).
+        let hangul = word.chars().any(is_hangul);
+        let breakable = !hangul && word.chars().any(|character| char_width(character) == 2)
+            || word.width() + indent > width;
         if has_content {
             let needed = if breakable {
                 word.chars().next().map_or(0, char_width)
@@ -1445,6 +1482,11 @@ fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<S
         }
     }
     lines
+}
+
+/// True for Hangul syllables and letters.
+fn is_hangul(character: char) -> bool {
+    matches!(character, '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}')
 }
 
 /// Punctuation that closes a phrase and so may not begin a line in Chinese or Japanese.

@@ -244,3 +244,149 @@ fn a_change_of_language_or_glyphs_redraws_the_whole_screen() {
         (Language::English, GlyphSet::Latin)
     ));
 }
+
+// ----- item 16: no points where they decide nothing ---------------------------------
+
+#[test]
+fn the_score_is_shown_only_under_rules_that_count_points() {
+    use crate::rules::janggi::JanggiRules;
+    for (rules, shown) in [
+        (JanggiRules::KJA, true),
+        (JanggiRules::MODERN, true),
+        (JanggiRules::TRADITIONAL, false),
+        (JanggiRules::CASUAL, false),
+    ] {
+        let app = App::with_game(
+            settings(Language::English, GlyphSet::Cjk),
+            StartOptions::for_variant(Variant::Janggi(rules)),
+        );
+        let text = screen(&app, 80, 24);
+        assert_eq!(text.contains("Score"), shown, "{}:\n{text}", rules.id);
+    }
+}
+
+// ----- item 13: Korean wording ---------------------------------------------------------
+
+#[test]
+fn results_are_written_as_a_korean_player_writes_them() {
+    use crate::rules::EndReason;
+    let korean = |outcome: Outcome| {
+        outcome_text(Language::Korean, GlyphSet::Cjk, GameKind::Janggi, &outcome)
+    };
+    assert_eq!(
+        korean(Outcome::win(Side::Second, EndReason::Checkmate)),
+        "한 외통승"
+    );
+    assert_eq!(
+        korean(Outcome::win(Side::First, EndReason::Resignation)),
+        "초 기권승"
+    );
+    assert_eq!(korean(Outcome::draw(EndReason::Bikjang)), "빅장 무승부");
+    assert_eq!(
+        korean(Outcome::win(Side::Second, EndReason::Repetition)),
+        "점수 우세로 한 승 (반복)"
+    );
+    assert_eq!(
+        korean(Outcome::win(Side::Second, EndReason::SecondPlayer)),
+        "동점이라 후수 한 승"
+    );
+    assert_eq!(
+        Language::Korean.text(Key::ConfirmQuit),
+        "대국은 저장됩니다. 종료할까요?"
+    );
+    assert!(!Language::Korean
+        .text(Key::IllegalNotWrittenHere)
+        .contains("적히는"));
+}
+
+#[test]
+fn the_korean_clock_counts_in_seconds_of_its_own() {
+    let mut app = midgame(settings(Language::Korean, GlyphSet::Cjk), GameKind::Janggi);
+    let now = app.now();
+    if let Some(play) = app.play.as_mut() {
+        let mut clock = crate::clock::Clock::new("0s 30x30s".parse().expect("a time control"));
+        clock.start(play.game.position().side_to_move(), now);
+        play.clock = Some(clock);
+    }
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("30초 ×30"), "{text}");
+    let mut app = midgame(settings(Language::Japanese, GlyphSet::Cjk), GameKind::Shogi);
+    if let Some(play) = app.play.as_mut() {
+        let mut clock = crate::clock::Clock::new("0s 30x30s".parse().expect("a time control"));
+        clock.start(play.game.position().side_to_move(), now);
+        play.clock = Some(clock);
+    }
+    assert!(screen(&app, 80, 24).contains("30秒 ×30"));
+}
+
+#[test]
+fn korean_help_breaks_lines_between_words() {
+    for width in 20..60 {
+        let text = Language::Korean.text(Key::RulesShogi);
+        let lines = hanging_lines(text, 2, 2, width);
+        let words: Vec<&str> = text.split(' ').collect();
+        for line in &lines {
+            for piece in line.split(' ').filter(|p| !p.is_empty()) {
+                assert!(
+                    words.contains(&piece),
+                    "width {width}: {piece:?} is a broken word"
+                );
+            }
+        }
+    }
+    let lines = hanging_lines("기보 열기: PGN/KIF/CSA/.gib 파일", 2, 2, 24);
+    assert!(
+        lines.iter().any(|l| l.contains("PGN/KIF/CSA/.gib")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn the_hangul_piece_set_draws_janggi_in_hangul_two_columns_each() {
+    use crate::rules::any::Piece;
+    for kind in [
+        PieceKind::General,
+        PieceKind::Advisor,
+        PieceKind::Elephant,
+        PieceKind::Horse,
+        PieceKind::Chariot,
+        PieceKind::Cannon,
+        PieceKind::Soldier,
+    ] {
+        for side in [Side::First, Side::Second] {
+            for game in [GameKind::Janggi, GameKind::Xiangqi] {
+                let glyph = glyphs::piece(game, Piece { side, kind }, GlyphSet::Hangul);
+                assert_eq!(glyph.width(), 2, "{glyph}");
+                assert!(
+                    glyph
+                        .chars()
+                        .all(|c| ('\u{AC00}'..='\u{D7A3}').contains(&c)),
+                    "{glyph}"
+                );
+            }
+        }
+    }
+    let general = |side| {
+        glyphs::piece(
+            GameKind::Janggi,
+            Piece {
+                side,
+                kind: PieceKind::General,
+            },
+            GlyphSet::Hangul,
+        )
+    };
+    assert_eq!((general(Side::First), general(Side::Second)), ("초", "한"));
+    let app = App::with_game(
+        settings(Language::Korean, GlyphSet::Hangul),
+        StartOptions::for_game(GameKind::Janggi),
+    );
+    let text = screen(&app, 80, 24);
+    assert!(
+        text.contains('차') && text.contains('졸') && text.contains('병'),
+        "{text}"
+    );
+    // The settings offer it by name (and "한자" no longer claims Hangul).
+    assert_eq!(Language::Korean.text(Key::GlyphsCjk), "한자");
+    assert_eq!(Language::Korean.text(Key::GlyphsHangul), "한글");
+}
