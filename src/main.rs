@@ -1,6 +1,6 @@
 //! The `qipan` command: the game (default), engine protocols and tools.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
 use qipan::app::{App, StartOptions};
 use qipan::config;
 use qipan::i18n::Key;
@@ -39,9 +39,14 @@ struct Cli {
     /// Colour theme: wood, dark, contrast, sixteen, or a theme file.
     #[arg(long, global = true, value_name = "THEME")]
     theme: Option<String>,
-    /// Read settings from this file instead of ~/.config/qipan/config.toml.
+    /// Read settings from this file instead of config.toml in qipan's config folder
+    /// (`qipan config path` names it).
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<std::path::PathBuf>,
+    /// Append a log to FILE: engine traffic, how records were read, errors, with
+    /// timestamps (also the config's `log` key). Off by default.
+    #[arg(long, global = true, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -134,6 +139,18 @@ enum Mode {
     Show {
         /// The rule set.
         variant: String,
+    },
+    /// Print a completion script for a shell: bash, zsh, fish, powershell or elvish.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print qipan's manual page (roff), e.g. `qipan man > qipan.1`; with `--dir`, write
+    /// it and a page for each subcommand (qipan-convert.1, …) into a folder.
+    Man {
+        /// The folder to write every page into (e.g. ~/.local/share/man/man1).
+        #[arg(long, value_name = "FOLDER")]
+        dir: Option<std::path::PathBuf>,
     },
 }
 
@@ -229,7 +246,42 @@ fn app_offering_autosave(app: App) -> App {
 
 fn run(cli: Cli) -> Result<(), String> {
     let stdout = std::io::stdout();
+    // Shell integration needs no settings, so a broken config cannot stop it.
+    match &cli.command {
+        Some(Mode::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "qipan", &mut out);
+            return stdout.lock().write_all(&out).map_err(|e| e.to_string());
+        }
+        Some(Mode::Man { dir: Some(dir) }) => {
+            std::fs::create_dir_all(dir)
+                .and_then(|()| clap_mangen::generate_to(Cli::command(), dir))
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            println!("{}", dir.display());
+            return Ok(());
+        }
+        Some(Mode::Man { dir: None }) => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(|e| e.to_string())?;
+            return stdout.lock().write_all(&out).map_err(|e| e.to_string());
+        }
+        _ => {}
+    }
     let (path, mut loaded) = load_config(&cli)?;
+    if let Some(file) = cli.log.as_ref().or(loaded.config.log_file.as_ref()) {
+        qipan::logging::start(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        log::info!(target: "qipan", "arguments: {:?}", std::env::args().collect::<Vec<_>>());
+        log::info!(
+            target: "qipan",
+            "config: {}",
+            path.as_deref().map_or("(none)".to_string(), |p| p.display().to_string())
+        );
+        for warning in &loaded.warnings {
+            log::warn!(target: "config", "{}", warning.text(qipan::i18n::Language::English));
+        }
+    }
     let folder = path.as_deref().and_then(Path::parent);
     let (user_theme, theme_warnings) = qipan::theme::load_configured(&loaded.config.theme, folder);
     if user_theme.is_none() && !theme_warnings.is_empty() {
@@ -254,6 +306,7 @@ fn run(cli: Cli) -> Result<(), String> {
             std::env::set_var(autosave::PATH_VARIABLE, folder.join("autosave.txt"));
         }
     }
+    remove_stale_temporary_files(path.as_deref());
     let mut app = App::from_config(loaded.config.clone(), path, &loaded.warnings);
     add_engine_flags(&mut app, &cli.engines, cli.hint_engine.as_deref())?;
     let mode = qipan::theme::ColorMode::from_environment();
@@ -268,7 +321,13 @@ fn run(cli: Cli) -> Result<(), String> {
     }
     match cli.command {
         Some(
-            Mode::Xiangqi | Mode::Shogi | Mode::Janggi | Mode::Gungjanggi | Mode::Config { .. },
+            Mode::Xiangqi
+            | Mode::Shogi
+            | Mode::Janggi
+            | Mode::Gungjanggi
+            | Mode::Config { .. }
+            | Mode::Completions { .. }
+            | Mode::Man { .. },
         ) => Ok(()),
         Some(Mode::RenderBench { width, height }) => {
             for (name, micros) in qipan::ui::benchmark::frame_times(settings, width, height) {
@@ -514,10 +573,26 @@ fn convert(
     written
 }
 
+/// Removes what saves killed half-way left in qipan's own folders (the autosave's,
+/// the history, the games and the config's): see
+/// [`autosave::remove_stale_temporary_files`].
+fn remove_stale_temporary_files(config_file: Option<&Path>) {
+    let folders = [
+        qipan::folders::autosave_folder(),
+        qipan::folders::history_folder(),
+        qipan::folders::games_folder(),
+        config_file.and_then(Path::parent).map(Path::to_path_buf),
+    ];
+    for folder in folders.into_iter().flatten() {
+        autosave::remove_stale_temporary_files(&folder);
+    }
+}
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
+            log::error!(target: "qipan", "{message}");
             eprintln!("qipan: {message}");
             ExitCode::FAILURE
         }

@@ -32,7 +32,7 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::KeySettings, "设置: 语言、棋子字形、主题、记谱法…"),
     (Key::MouseLabel, "鼠标"),
     (Key::ConfigMoreProblems, "{} (另有 {} 处: qipan config check)"),
-    (Key::NoConfigFolder, "没有配置文件夹 (请设置 HOME 或 XDG_CONFIG_HOME，或使用 --config)"),
+    (Key::NoConfigFolder, "没有配置文件夹：找不到主文件夹 (请使用 --config 文件)"),
     (Key::ProblemLineColumn, "{}: 第 {} 行第 {} 列"),
     (Key::ProblemExpected, "{}: 键 \"{}\": 应为 {}，实际为 {}"),
     (Key::ProblemUnknownKey, "{}: 未知的键 \"{}\" (已忽略)"),

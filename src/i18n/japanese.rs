@@ -32,7 +32,7 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::KeySettings, "設定: 言語、駒の文字、テーマ、棋譜の表記…"),
     (Key::MouseLabel, "マウス"),
     (Key::ConfigMoreProblems, "{} (ほか {} 件: qipan config check)"),
-    (Key::NoConfigFolder, "設定フォルダがありません (HOME か XDG_CONFIG_HOME を設定、または --config を指定)"),
+    (Key::NoConfigFolder, "設定フォルダがありません: ホームフォルダが見つかりません (--config ファイルを指定)"),
     (Key::ProblemLineColumn, "{}: {}行 {}列"),
     (Key::ProblemExpected, "{}: キー \"{}\": {}が必要ですが、書かれている値は {} です"),
     (Key::ProblemUnknownKey, "{}: 不明なキー \"{}\" (無視します)"),

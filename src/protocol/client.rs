@@ -264,12 +264,23 @@ impl ExternalEngine {
         spec: &EngineSpec,
         timeouts: Timeouts,
     ) -> Result<ExternalEngine, EngineError> {
+        log::info!(
+            target: "engine",
+            "starting {}: {:?} {:?} ({:?})",
+            spec.name,
+            spec.command,
+            spec.args,
+            spec.protocol
+        );
         let mut child = Command::new(&spec.command)
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
+            .inspect_err(
+                |error| log::error!(target: "engine", "{} did not start: {error}", spec.name),
+            )
             .map_err(|error| match error.kind() {
                 std::io::ErrorKind::NotFound => EngineError::Missing {
                     name: spec.name.clone(),
@@ -289,15 +300,20 @@ impl ExternalEngine {
             });
         };
         let (sender, lines) = channel();
+        let name = spec.name.clone();
         thread::spawn(move || {
             let mut reader = BufReader::new(output);
             let mut bytes = Vec::new();
             loop {
                 bytes.clear();
                 match reader.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => break,
+                    Ok(0) | Err(_) => {
+                        log::debug!(target: "engine", "{name} closed its output");
+                        break;
+                    }
                     Ok(_) => {
                         let line = String::from_utf8_lossy(&bytes).trim().to_string();
+                        log::debug!(target: "engine", "from {name}: {line}");
                         if sender.send(line).is_err() {
                             break;
                         }
@@ -354,6 +370,7 @@ impl ExternalEngine {
 
     /// Sends a line; a closed pipe means the engine is gone.
     fn send(&mut self, line: &str, waiting_for: &'static str) -> Result<(), EngineError> {
+        log::debug!(target: "engine", "to {}: {line}", self.spec.name);
         let written = writeln!(self.input, "{line}").and_then(|()| self.input.flush());
         written.map_err(|_| self.crashed(waiting_for))
     }
@@ -373,7 +390,7 @@ impl ExternalEngine {
         allowed: Duration,
     ) -> Result<String, EngineError> {
         let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
+        let result = match self.lines.recv_timeout(left) {
             Ok(line) => Ok(line),
             Err(RecvTimeoutError::Disconnected) => Err(self.crashed(waiting_for)),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
@@ -381,7 +398,11 @@ impl ExternalEngine {
                 waiting_for,
                 seconds: allowed.as_secs().max(1),
             }),
+        };
+        if let Err(error) = &result {
+            log::error!(target: "engine", "{}: {error:?}", self.spec.name);
         }
+        result
     }
 
     fn wait_ready(&mut self) -> Result<(), EngineError> {
@@ -638,15 +659,18 @@ impl ExternalEngine {
     }
 
     fn shut_down(&mut self) {
+        log::debug!(target: "engine", "to {}: quit", self.spec.name);
         let _ = writeln!(self.input, "quit");
         let _ = self.input.flush();
         let deadline = Instant::now() + Duration::from_millis(300);
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                log::info!(target: "engine", "{} ended: {status}", self.spec.name);
                 return;
             }
             thread::sleep(Duration::from_millis(10));
         }
+        log::warn!(target: "engine", "{} did not quit within 300 ms: ended by force", self.spec.name);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
