@@ -94,6 +94,15 @@ impl Language {
         matches!(self, Language::Chinese | Language::Japanese)
     }
 
+    /// `qipan config check`'s last line: how many problems, in the singular for one.
+    pub fn config_problems(self, count: usize) -> String {
+        if count == 1 {
+            self.text(Key::ConfigCheckOneProblem).to_string()
+        } else {
+            self.format(Key::ConfigCheckProblems, &[&count.to_string()])
+        }
+    }
+
     /// The game the start screen offers first when the config names none: the one this
     /// language's players play (Korean → janggi, Chinese → xiangqi, Japanese → shogi).
     pub fn default_variant(self) -> Variant {
@@ -315,6 +324,8 @@ keys! {
     ConfigCheckDefaults,
     /// `qipan config check`: how many problems were found.
     ConfigCheckProblems,
+    /// 1 problem in the configuration
+    ConfigCheckOneProblem,
     /// `qipan config path`: the file does not exist.
     ConfigPathMissing,
     /// Error: `--lang` names no language we have.
@@ -873,7 +884,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ExpectedModifierList, "a list such as [\"bold\"]"),
     (Key::ConfigCheckOk, "{}: ok"),
     (Key::ConfigCheckDefaults, "defaults"),
-    (Key::ConfigCheckProblems, "{} problem(s) in the configuration"),
+    (Key::ConfigCheckProblems, "{} problems in the configuration"),
+    (Key::ConfigCheckOneProblem, "1 problem in the configuration"),
     (Key::ConfigPathMissing, "(not there: defaults are used)"),
     (Key::ConfigUnknownLanguage, "unknown language '{}': use en, ko, zh or ja"),
     (Key::ThemeWood, "wood"),
@@ -1186,6 +1198,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ConfigCheckOk, "{}: 이상 없음"),
     (Key::ConfigCheckDefaults, "기본값"),
     (Key::ConfigCheckProblems, "설정에 문제가 {}개 있습니다"),
+    (Key::ConfigCheckOneProblem, "설정에 문제가 1개 있습니다"),
     (Key::ConfigPathMissing, "(파일이 없어 기본값을 씁니다)"),
     (Key::ConfigUnknownLanguage, "알 수 없는 언어 '{}': en, ko, zh, ja 중 하나를 쓰세요"),
     (Key::ThemeWood, "나무"),

@@ -303,3 +303,18 @@ fn typed_janggi_moves_take_every_name_of_the_king_and_the_pieces() {
     typed(&mut app, "95차85");
     assert!(play(&app).game.moves().is_empty());
 }
+
+// ----- item 17 (part): a proper plural -------------------------------------------------
+
+#[test]
+fn one_problem_is_one_problem() {
+    assert_eq!(
+        Language::English.config_problems(1),
+        "1 problem in the configuration"
+    );
+    assert_eq!(
+        Language::English.config_problems(3),
+        "3 problems in the configuration"
+    );
+    assert!(!Language::English.config_problems(2).contains("(s)"));
+}

@@ -64,6 +64,7 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::ConfigCheckOk, "{}: 没有问题"),
     (Key::ConfigCheckDefaults, "默认值"),
     (Key::ConfigCheckProblems, "配置中有 {} 个问题"),
+    (Key::ConfigCheckOneProblem, "配置中有 1 个问题"),
     (Key::ConfigPathMissing, "(文件不存在: 使用默认值)"),
     (Key::ConfigUnknownLanguage, "未知语言 '{}': 请使用 en、ko、zh 或 ja"),
     (Key::ThemeWood, "木纹"),

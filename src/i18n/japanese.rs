@@ -64,6 +64,7 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::ConfigCheckOk, "{}: 問題なし"),
     (Key::ConfigCheckDefaults, "既定値"),
     (Key::ConfigCheckProblems, "設定に {} 件の問題があります"),
+    (Key::ConfigCheckOneProblem, "設定に 1 件の問題があります"),
     (Key::ConfigPathMissing, "(ファイルがないため既定値を使います)"),
     (Key::ConfigUnknownLanguage, "不明な言語 '{}': en、ko、zh、ja のいずれかを指定してください"),
     (Key::ThemeWood, "木目"),
