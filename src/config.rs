@@ -111,8 +111,9 @@ pub use crate::setup::TimeDefaults;
 pub struct Config {
     /// Interface language.
     pub language: LanguageChoice,
-    /// The rule set the start screen offers first.
-    pub game: Variant,
+    /// The rule set the start screen offers first; `None` follows the interface language
+    /// (Korean → janggi, Chinese → xiangqi, Japanese → shogi, English → xiangqi).
+    pub game: Option<Variant>,
     /// Cho's janggi setup.
     pub cho_setup: Setup,
     /// Han's janggi setup.
@@ -123,6 +124,8 @@ pub struct Config {
     pub notation: NotationChoices,
     /// True for Latin letters and ASCII lines instead of CJK glyphs.
     pub latin_glyphs: bool,
+    /// True for Hangul piece names (janggi, xiangqi) instead of hanja.
+    pub hangul_glyphs: bool,
     /// True when the terminal draws ambiguous-width box characters two columns wide.
     pub wide_ambiguous: bool,
     /// Theme: a built-in name, a user theme name, or a path to a theme file.
@@ -151,12 +154,13 @@ impl Default for Config {
     fn default() -> Self {
         Config {
             language: LanguageChoice::Auto,
-            game: Variant::Xiangqi,
+            game: None,
             cho_setup: Setup::HorseElephantElephantHorse,
             han_setup: Setup::HorseElephantElephantHorse,
             handicap: Handicap::Even,
             notation: NotationChoices::default(),
             latin_glyphs: false,
+            hangul_glyphs: false,
             wide_ambiguous: false,
             theme: "wood".to_string(),
             keys: Vec::new(),
@@ -457,8 +461,14 @@ impl Reader<'_> {
             }
         }
         if let Some(item) = root.get("glyphs") {
-            if let Some(value) = self.choice(item, "glyphs", &[("cjk", false), ("latin", true)]) {
-                config.latin_glyphs = value;
+            let sets = [
+                ("cjk", (false, false)),
+                ("hangul", (false, true)),
+                ("latin", (true, false)),
+            ];
+            if let Some((latin, hangul)) = self.choice(item, "glyphs", &sets) {
+                config.latin_glyphs = latin;
+                config.hangul_glyphs = hangul;
             }
         }
         if let Some(item) = root.get("ambiguous_width") {
@@ -569,7 +579,7 @@ impl Reader<'_> {
         if let Some(item) = table.get("variant") {
             let names: Vec<(&str, Variant)> = Variant::ALL.iter().map(|v| (v.id(), *v)).collect();
             if let Some(variant) = self.choice(item, "game.variant", &names) {
-                config.game = variant;
+                config.game = Some(variant);
             }
         }
         let setups: Vec<(&str, Setup)> = Setup::ALL.iter().map(|s| (setup_id(*s), *s)).collect();
@@ -884,7 +894,11 @@ pub fn changes_between(before: &Config, after: &Config) -> Vec<Change> {
         }
     };
     text(vec!["language"], before.language.id(), after.language.id());
-    let glyphs = |c: &Config| if c.latin_glyphs { "latin" } else { "cjk" };
+    let glyphs = |c: &Config| match (c.latin_glyphs, c.hangul_glyphs) {
+        (true, _) => "latin",
+        (false, true) => "hangul",
+        (false, false) => "cjk",
+    };
     text(vec!["glyphs"], glyphs(before), glyphs(after));
     let width = |c: &Config| if c.wide_ambiguous { "wide" } else { "narrow" };
     text(vec!["ambiguous_width"], width(before), width(after));

@@ -94,6 +94,25 @@ impl Language {
         matches!(self, Language::Chinese | Language::Japanese)
     }
 
+    /// `qipan config check`'s last line: how many problems, in the singular for one.
+    pub fn config_problems(self, count: usize) -> String {
+        if count == 1 {
+            self.text(Key::ConfigCheckOneProblem).to_string()
+        } else {
+            self.format(Key::ConfigCheckProblems, &[&count.to_string()])
+        }
+    }
+
+    /// The game the start screen offers first when the config names none: the one this
+    /// language's players play (Korean → janggi, Chinese → xiangqi, Japanese → shogi).
+    pub fn default_variant(self) -> Variant {
+        match self {
+            Language::Korean => Variant::Janggi(crate::rules::janggi::JanggiRules::KJA),
+            Language::Japanese => Variant::Shogi,
+            Language::Chinese | Language::English => Variant::Xiangqi,
+        }
+    }
+
     /// The move list's notation when the player has not chosen one: the game's native
     /// script for the readers of that script (simplified Chinese characters for xiangqi
     /// in Chinese, kanji for shogi in Chinese and Japanese, Hangul for janggi in Korean;
@@ -215,6 +234,8 @@ keys! {
     LanguageAuto,
     /// Glyphs value: CJK.
     GlyphsCjk,
+    /// Hangul (janggi, xiangqi)
+    GlyphsHangul,
     /// Glyphs value: Latin.
     GlyphsLatin,
     /// Width value: narrow.
@@ -303,6 +324,8 @@ keys! {
     ConfigCheckDefaults,
     /// `qipan config check`: how many problems were found.
     ConfigCheckProblems,
+    /// 1 problem in the configuration
+    ConfigCheckOneProblem,
     /// `qipan config path`: the file does not exist.
     ConfigPathMissing,
     /// Error: `--lang` names no language we have.
@@ -351,6 +374,32 @@ keys! {
     TimeUnlimited,
     /// The status line when the clocks are paused.
     StatusPausedHint,
+    /// Computers stopped after the takeback: P lets them play on
+    StatusComputersHeld,
+    /// Board flipped
+    StatusBoardFlipped,
+    /// Turning the board after every move: on
+    StatusFlipEveryTurnOn,
+    /// Turning the board after every move: off
+    StatusFlipEveryTurnOff,
+    /// That piece has no move
+    StatusNoMoves,
+    /// That piece has no move: the king is in check and it cannot help
+    StatusNoMovesCheck,
+    /// That piece has no move: moving it would leave the king in check
+    StatusNoMovesPinned,
+    /// That piece has no move: answer the bikjang first (p accepts it)
+    StatusNoMovesBikjang,
+    /// … wins by checkmate
+    WinsByCheckmate,
+    /// … wins by resignation
+    WinsByResignation,
+    /// … wins on points
+    WinsOnPoints,
+    /// … wins as second player on equal points
+    WinsAsSecondOnEqualPoints,
+    /// Draw …
+    DrawBy,
     /// Pause asked for in an untimed game.
     StatusNoClock,
     /// Undo asked for after a loss on time.
@@ -903,6 +952,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SettingsHints, "↑↓ setting  ←→ change  s save  Esc close"),
     (Key::LanguageAuto, "auto (from LANG)"),
     (Key::GlyphsCjk, "CJK characters"),
+    (Key::GlyphsHangul, "Hangul (janggi, xiangqi)"),
     (Key::GlyphsLatin, "Latin letters"),
     (Key::WidthNarrow, "narrow"),
     (Key::WidthWide, "wide"),
@@ -946,7 +996,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ExpectedModifierList, "a list such as [\"bold\"]"),
     (Key::ConfigCheckOk, "{}: ok"),
     (Key::ConfigCheckDefaults, "defaults"),
-    (Key::ConfigCheckProblems, "{} problem(s) in the configuration"),
+    (Key::ConfigCheckProblems, "{} problems in the configuration"),
+    (Key::ConfigCheckOneProblem, "1 problem in the configuration"),
     (Key::ConfigPathMissing, "(not there: defaults are used)"),
     (Key::ConfigUnknownLanguage, "unknown language '{}': use en, ko, zh or ja"),
     (Key::ThemeWood, "wood"),
@@ -971,6 +1022,19 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::FieldTime, "Time"),
     (Key::TimeUnlimited, "unlimited"),
     (Key::StatusPausedHint, "Clocks paused: P resumes"),
+    (Key::StatusComputersHeld, "Computers stopped after the takeback: P lets them play on"),
+    (Key::StatusBoardFlipped, "Board flipped"),
+    (Key::StatusFlipEveryTurnOn, "Turning the board after every move: on"),
+    (Key::StatusFlipEveryTurnOff, "Turning the board after every move: off"),
+    (Key::StatusNoMoves, "That piece has no move"),
+    (Key::StatusNoMovesCheck, "That piece has no move: the king is in check and it cannot help"),
+    (Key::StatusNoMovesPinned, "That piece has no move: moving it would leave the king in check"),
+    (Key::StatusNoMovesBikjang, "That piece has no move: answer the bikjang first (p accepts it)"),
+    (Key::WinsByCheckmate, "{} wins by checkmate"),
+    (Key::WinsByResignation, "{} wins by resignation"),
+    (Key::WinsOnPoints, "{} wins on points"),
+    (Key::WinsAsSecondOnEqualPoints, "{} wins as second player on equal points"),
+    (Key::DrawBy, "Draw {}"),
     (Key::StatusNoClock, "This game has no clock to pause"),
     (Key::StatusLostOnTime, "The game was lost on time; it cannot be taken back"),
     (Key::Paused, "PAUSED"),
@@ -1049,7 +1113,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::PromoteTitle, "Promote?"),
     (Key::PromoteYes, "Promote (y)"),
     (Key::PromoteNo, "Do not promote (n)"),
-    (Key::ConfirmQuit, "Quit the game in progress?"),
+    (Key::ConfirmQuit, "The game is kept. Quit?"),
     (Key::ConfirmResign, "{} resigns?"),
     (Key::DrawOffer, "{} offers a draw. {}, do you accept?"),
     (Key::YesNo, "y yes · n no"),
@@ -1209,8 +1273,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::PieceJanggiCannon, "Cannon: must jump exactly one piece (never a cannon) to move or capture"),
     (Key::PieceJanggiSoldier, "Soldier: one step forward or sideways; diagonally forward in the palace"),
     (Key::PieceShogiKing, "King: one step in any direction"),
-    (Key::PieceShogiRook, "Rook: any distance orthogonally; promoted 龍 adds one diagonal step"),
-    (Key::PieceShogiBishop, "Bishop: any distance diagonally; promoted 馬 adds one orthogonal step"),
+    (Key::PieceShogiRook, "Rook: any distance orthogonally; as Dragon 龍 (promoted) also one step diagonally"),
+    (Key::PieceShogiBishop, "Bishop: any distance diagonally; as Horse 馬 (promoted) also one step orthogonally"),
     (Key::PieceShogiGold, "Gold: one step orthogonally or diagonally forward"),
     (Key::PieceShogiSilver, "Silver: one step diagonally or straight forward"),
     (Key::PieceShogiKnight, "Knight: two forward and one sideways, jumping"),
@@ -1256,7 +1320,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SettingBell, "알림음"),
     (Key::SettingsHints, "↑↓ 항목  ←→ 바꾸기  s 저장  Esc 닫기"),
     (Key::LanguageAuto, "자동 (LANG)"),
-    (Key::GlyphsCjk, "한자·한글"),
+    (Key::GlyphsCjk, "한자"),
+    (Key::GlyphsHangul, "한글"),
     (Key::GlyphsLatin, "로마자"),
     (Key::WidthNarrow, "좁게"),
     (Key::WidthWide, "넓게"),
@@ -1301,6 +1366,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ConfigCheckOk, "{}: 이상 없음"),
     (Key::ConfigCheckDefaults, "기본값"),
     (Key::ConfigCheckProblems, "설정에 문제가 {}개 있습니다"),
+    (Key::ConfigCheckOneProblem, "설정에 문제가 1개 있습니다"),
     (Key::ConfigPathMissing, "(파일이 없어 기본값을 씁니다)"),
     (Key::ConfigUnknownLanguage, "알 수 없는 언어 '{}': en, ko, zh, ja 중 하나를 쓰세요"),
     (Key::ThemeWood, "나무"),
@@ -1325,6 +1391,19 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::FieldTime, "시간"),
     (Key::TimeUnlimited, "무제한"),
     (Key::StatusPausedHint, "시계 멈춤: P 다시 시작"),
+    (Key::StatusComputersHeld, "무르기 뒤 컴퓨터 멈춤: P로 다시 두기"),
+    (Key::StatusBoardFlipped, "판 뒤집음"),
+    (Key::StatusFlipEveryTurnOn, "매 수 판 돌리기 켬"),
+    (Key::StatusFlipEveryTurnOff, "매 수 판 돌리기 끔"),
+    (Key::StatusNoMoves, "그 기물은 둘 수 있는 수가 없습니다"),
+    (Key::StatusNoMovesCheck, "그 기물은 둘 수 있는 수가 없습니다: 장군을 받고 있어 막을 수 없습니다"),
+    (Key::StatusNoMovesPinned, "그 기물은 둘 수 있는 수가 없습니다: 움직이면 장군을 받게 됩니다"),
+    (Key::StatusNoMovesBikjang, "그 기물은 둘 수 있는 수가 없습니다: 먼저 빅장에 답하세요 (p로 받기)"),
+    (Key::WinsByCheckmate, "{} 외통승"),
+    (Key::WinsByResignation, "{} 기권승"),
+    (Key::WinsOnPoints, "점수 우세로 {} 승"),
+    (Key::WinsAsSecondOnEqualPoints, "동점이라 후수 {} 승 (후수승)"),
+    (Key::DrawBy, "{} 무승부"),
     (Key::StatusNoClock, "이 대국에는 멈출 시계가 없습니다"),
     (Key::StatusLostOnTime, "시간패로 끝난 대국은 무를 수 없습니다"),
     (Key::Paused, "일시 정지"),
@@ -1403,7 +1482,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::PromoteTitle, "승격할까요?"),
     (Key::PromoteYes, "승격 (y)"),
     (Key::PromoteNo, "승격 안 함 (n)"),
-    (Key::ConfirmQuit, "진행 중인 대국을 끝낼까요?"),
+    (Key::ConfirmQuit, "대국은 저장됩니다. 종료할까요?"),
     (Key::ConfirmResign, "{} 기권할까요?"),
     (Key::DrawOffer, "{} 무승부 제안. {}, 받겠습니까?"),
     (Key::YesNo, "y 예 · n 아니오"),
@@ -1470,7 +1549,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::IllegalNoPiece, "그 자리에 내 기물이 없습니다"),
     (Key::IllegalNotAMove, "그 기물은 거기로 갈 수 없습니다"),
     (Key::IllegalWrongPiece, "{} 자리의 기물은 {}입니다"),
-    (Key::IllegalNotWrittenHere, "지금 이렇게 적히는 둘 수 있는 수가 없습니다"),
+    (Key::IllegalNotWrittenHere, "그렇게 적는 수가 지금 국면에는 없습니다"),
     (Key::IllegalNotAllowed, "지금은 둘 수 없는 수입니다"),
     (Key::IllegalLeavesInCheck, "장군을 받게 됩니다"),
     (Key::IllegalFlyingGeneral, "두 장수가 마주보게 됩니다"),

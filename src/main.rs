@@ -244,8 +244,7 @@ fn config_command(
                 println!("{}", language.format(Key::ConfigCheckOk, &[&checked]));
                 Ok(())
             } else {
-                let count = loaded.warnings.len().to_string();
-                Err(language.format(Key::ConfigCheckProblems, &[&count]))
+                Err(language.config_problems(loaded.warnings.len()))
             }
         }
     }

@@ -331,6 +331,20 @@ const ANSI: [(&str, Color, (u8, u8, u8)); 16] = [
     ("white", Color::White, (255, 255, 255)),
 ];
 
+/// The RGB a terminal shows a colour in: named ANSI colours as xterm shows them, the
+/// 256-colour palette by its definition; `None` for the terminal's own default colour.
+pub fn rgb_of(color: Color) -> Option<(u8, u8, u8)> {
+    match color {
+        Color::Reset => None,
+        Color::Rgb(r, g, b) => Some((r, g, b)),
+        Color::Indexed(index) => Some(rgb_of_index(index)),
+        named => ANSI
+            .iter()
+            .find(|(_, c, _)| *c == named)
+            .map(|(_, _, rgb)| *rgb),
+    }
+}
+
 fn parse_color(item: &Item) -> Option<Color> {
     if let Some(index) = item.as_integer() {
         return u8::try_from(index).ok().map(Color::Indexed);

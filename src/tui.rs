@@ -4,7 +4,7 @@
 
 use crate::app::keymap::action_for_key;
 use crate::app::records::SaveTarget;
-use crate::app::{Action, App, Effect};
+use crate::app::{Action, App, Effect, Overlay, Question};
 use crate::i18n::Key;
 use crate::record::{autosave, library, Format, GameRecord};
 use crate::rules::any::GameKind;
@@ -203,6 +203,7 @@ fn event_loop(
     pool: &EnginePool,
 ) -> io::Result<()> {
     let mut next_tick = Instant::now() + TICK;
+    let mut drawn_with = (app.settings.language, app.settings.glyphs);
     loop {
         if terminate.load(Ordering::Relaxed) {
             return Ok(());
@@ -214,6 +215,14 @@ fn event_loop(
         if app.quit {
             return Ok(());
         }
+        // After the language or glyphs change, wide characters give way to narrow ones
+        // (and back): the terminal blanks the other half of a wide character in its own
+        // colours, so only a whole redraw leaves no holes in the popups.
+        let shown_with = (app.settings.language, app.settings.glyphs);
+        if needs_full_redraw(drawn_with, shown_with) {
+            terminal.clear()?;
+        }
+        drawn_with = shown_with;
         terminal.draw(|frame| ui::render(app, frame))?;
         let timeout = next_tick.saturating_duration_since(Instant::now());
         let received = match events.recv_timeout(timeout) {
@@ -227,15 +236,7 @@ fn event_loop(
                 let size = terminal.size()?;
                 Rect::new(0, 0, size.width, size.height)
             };
-            let action = match event {
-                Event::Key(key) => action_for_key(app, key),
-                Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
-                    mouse_action(app, area, mouse.column, mouse.row)
-                }
-                Event::Resize(_, _) => Some(Action::Resize),
-                _ => None,
-            };
-            if let Some(action) = action {
+            if let Some(action) = event_action(app, area, event) {
                 app.update(action);
             }
         }
@@ -244,6 +245,40 @@ fn event_loop(
             next_tick = Instant::now() + TICK;
         }
     }
+}
+
+/// The action of a terminal event on a screen of this size. While the screen is too
+/// small to show the game (the "terminal too small" message), only quitting (and the
+/// quit question's answer) and resizing do anything: nothing may be played blind.
+pub fn event_action(app: &App, area: Rect, event: Event) -> Option<Action> {
+    let action = match event {
+        Event::Key(key) => action_for_key(app, key),
+        Event::Mouse(mouse) if mouse.kind == MouseEventKind::Down(MouseButton::Left) => {
+            mouse_action(app, area, mouse.column, mouse.row)
+        }
+        Event::Resize(_, _) => Some(Action::Resize),
+        _ => None,
+    }?;
+    if !ui::too_small(app, area) {
+        return Some(action);
+    }
+    let answering_quit = app.overlay == Some(Overlay::Confirm(Question::Quit));
+    match action {
+        Action::Quit | Action::ForceQuit | Action::Resize => Some(action),
+        Action::Yes | Action::No | Action::Cancel | Action::Select if answering_quit => {
+            Some(action)
+        }
+        _ => None,
+    }
+}
+
+/// True when the screen must be drawn whole, not by difference: the language or the
+/// glyph set changed since the last frame (see the event loop).
+pub fn needs_full_redraw(
+    before: (crate::i18n::Language, crate::app::GlyphSet),
+    now: (crate::i18n::Language, crate::app::GlyphSet),
+) -> bool {
+    before != now
 }
 
 /// The action of a left click at a screen cell.
@@ -409,5 +444,49 @@ pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
             log::error!(target: "files", "save: {error}");
             app.show_error(Key::StatusSaveFailed, &error)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::{Settings, StartOptions};
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    fn key(code: KeyCode) -> Event {
+        Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    #[test]
+    fn only_quit_and_resize_act_while_the_terminal_is_too_small() {
+        let app = App::with_game(
+            Settings::default(),
+            StartOptions::for_game(GameKind::Janggi),
+        );
+        let small = Rect::new(0, 0, 30, 8);
+        assert!(ui::too_small(&app, small));
+        for code in [
+            KeyCode::Enter,
+            KeyCode::Left,
+            KeyCode::Char(':'),
+            KeyCode::Char('u'),
+        ] {
+            assert_eq!(event_action(&app, small, key(code)), None, "{code:?}");
+        }
+        assert_eq!(
+            event_action(&app, small, key(KeyCode::Char('q'))),
+            Some(Action::Quit)
+        );
+        assert_eq!(
+            event_action(&app, small, Event::Resize(80, 24)),
+            Some(Action::Resize)
+        );
+        // At a size that shows the board, the keys work again.
+        let big = Rect::new(0, 0, 80, 24);
+        assert!(!ui::too_small(&app, big));
+        assert_eq!(
+            event_action(&app, big, key(KeyCode::Enter)),
+            Some(Action::Select)
+        );
     }
 }

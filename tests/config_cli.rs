@@ -66,7 +66,7 @@ fn check_reports_each_problem_on_its_own_line() {
         "bad.toml: line 4, column 9: key \"theme\": expected one of wood, dark, contrast, sixteen or a theme file path, found \"blu\"\n\
          bad.toml: line 5, column 1: unknown key \"colour\" (ignored)\n"
     );
-    assert!(stderr.contains("2 problem(s)"), "{stderr}");
+    assert!(stderr.contains("2 problems"), "{stderr}");
     std::fs::remove_dir_all(&home).unwrap();
 }
 

@@ -224,9 +224,10 @@ fn undo_in_a_timed_hotseat_game_needs_both_players() {
     wait(&mut app, seconds(7));
     app.update(Action::Yes);
     assert!(play(&app).game.moves().is_empty());
-    // Cho's clock runs again; Han keeps the 7 s he spent deciding.
+    // Cho's clock runs again; the question paused the clocks, so the 7 s spent
+    // deciding cost Han nothing (issue 12: any question pauses the clocks).
     assert_eq!(clock(&app).running(), Some(Side::First));
-    assert_eq!(time_of(&app, Side::Second).main, seconds(53));
+    assert_eq!(time_of(&app, Side::Second).main, seconds(60));
     // Untimed hotseat: undo at once.
     let mut app = hotseat("none");
     move_text(&mut app, "a4b4");

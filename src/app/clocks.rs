@@ -118,6 +118,16 @@ impl App {
         let now = self.now();
         let Some(play) = &mut self.play else { return };
         let in_progress = play.in_progress();
+        if self.cpus_held {
+            // CPU against CPU held after a takeback: `P` lets them play on.
+            self.cpus_held = false;
+            if let Some(clock) = play.clock.as_mut().filter(|c| c.is_paused()) {
+                clock.resume(now);
+            }
+            self.status = None;
+            self.start_search_if_needed();
+            return;
+        }
         let Some(clock) = play.clock.as_mut() else {
             self.refuse_text(Key::StatusNoClock, &[]);
             return;

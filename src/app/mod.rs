@@ -44,15 +44,31 @@ pub enum GlyphSet {
     CjkWideLines,
     /// Latin letters and plain ASCII lines (`--ascii`), for terminals without CJK fonts.
     Latin,
+    /// Hangul piece names for janggi and xiangqi (차 마 상 사 졸/병 포, 초/한), shogi in
+    /// kanji; lines one column wide.
+    Hangul,
+    /// Hangul pieces for terminals that draw box characters two columns wide.
+    HangulWideLines,
 }
 
 impl GlyphSet {
     /// Every glyph set.
-    pub const ALL: [GlyphSet; 3] = [GlyphSet::Cjk, GlyphSet::CjkWideLines, GlyphSet::Latin];
+    pub const ALL: [GlyphSet; 5] = [
+        GlyphSet::Cjk,
+        GlyphSet::CjkWideLines,
+        GlyphSet::Latin,
+        GlyphSet::Hangul,
+        GlyphSet::HangulWideLines,
+    ];
 
     /// True when ambiguous-width characters take two columns.
     pub fn wide_ambiguous(self) -> bool {
-        self == GlyphSet::CjkWideLines
+        matches!(self, GlyphSet::CjkWideLines | GlyphSet::HangulWideLines)
+    }
+
+    /// True for the Hangul piece names.
+    pub fn hangul(self) -> bool {
+        matches!(self, GlyphSet::Hangul | GlyphSet::HangulWideLines)
     }
 }
 
@@ -294,6 +310,17 @@ impl Play {
             .unwrap_or_else(|| language.default_notation(self.game.variant()))
     }
 
+    /// The notation as a glyph set can show it: with Latin glyphs (`--ascii`) an ASCII
+    /// notation of the game in place of one written in CJK characters or Hangul.
+    pub fn notation_for(&self, language: Language, glyphs: GlyphSet) -> Notation {
+        match (self.notation(language), glyphs) {
+            (Notation::Chinese { .. }, GlyphSet::Latin) => Notation::Wxf,
+            (Notation::Japanese, GlyphSet::Latin) => Notation::Hodges,
+            (Notation::Korean { .. }, GlyphSet::Latin) => Notation::Engine,
+            (notation, _) => notation,
+        }
+    }
+
     /// The position shown: the reviewed one or the present.
     pub fn shown_position(&self) -> &AnyPosition {
         match self.review {
@@ -383,6 +410,12 @@ pub struct App {
     /// The configured theme when it is the user's own file (name and contents), so the
     /// settings screen can come back to it.
     pub user_theme: Option<(String, crate::theme::ThemeSpec)>,
+    /// True while a popup holds the CPUs (and the clocks) of the game.
+    popup_paused: bool,
+    /// True when that popup paused the running clock (to restart it when it closes).
+    popup_paused_clock: bool,
+    /// CPU against CPU after an undo: the CPUs wait until the player resumes (`P`).
+    pub cpus_held: bool,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -410,6 +443,9 @@ impl App {
             palette: crate::theme::Palette::default(),
             color_mode: crate::theme::ColorMode::default(),
             user_theme: None,
+            popup_paused: false,
+            popup_paused_clock: false,
+            cpus_held: false,
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -595,11 +631,47 @@ impl App {
         }
         if self.overlay.is_some() {
             self.update_overlay(action);
-            return;
+        } else {
+            match self.screen {
+                Screen::Start => self.update_start(action),
+                Screen::Game => self.update_game(action),
+            }
         }
-        match self.screen {
-            Screen::Start => self.update_start(action),
-            Screen::Game => self.update_game(action),
+        self.pause_for_popups();
+    }
+
+    /// Any question or popup over the game pauses the CPUs and the clocks; they go on
+    /// when it closes (a pause the player made with `P` stays).
+    fn pause_for_popups(&mut self) {
+        let popup = self.screen == Screen::Game
+            && self
+                .overlay
+                .as_ref()
+                .is_some_and(|o| !matches!(o, Overlay::GameOver { .. }));
+        let now = self.now();
+        let Some(play) = &mut self.play else {
+            self.popup_paused = false;
+            return;
+        };
+        if popup && !self.popup_paused {
+            self.popup_paused = true;
+            if let Some(clock) = play.clock.as_mut().filter(|c| !c.is_paused()) {
+                if play.game.outcome().is_none() {
+                    clock.pause(now);
+                    self.popup_paused_clock = true;
+                }
+            }
+            self.stop_search();
+        } else if !popup && self.popup_paused {
+            self.popup_paused = false;
+            if std::mem::take(&mut self.popup_paused_clock) {
+                if let Some(clock) = play.clock.as_mut().filter(|c| c.is_paused()) {
+                    if play.game.outcome().is_none() {
+                        clock.resume(now);
+                    }
+                }
+            }
+            self.start_search_if_needed();
         }
     }
 
@@ -632,7 +704,10 @@ impl App {
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Settings => self.open_settings(),
             Action::OpenFile => self.open_open_prompt(),
-            Action::Quit | Action::Cancel => self.quit = true,
+            Action::Quit => self.quit = true,
+            // Esc goes back to the game this screen was opened from (if any); only
+            // `q` and Ctrl-C leave the program.
+            Action::Cancel if self.play.is_some() => self.screen = Screen::Game,
             _ => {}
         }
     }
@@ -682,6 +757,7 @@ impl App {
         }
         // The offer is gone once a game starts: this game's autosave replaces it.
         self.resume = None;
+        self.cpus_held = false;
         let position = game.position();
         let kind = position.game();
         let cursor = start_cursor(position);
@@ -840,7 +916,7 @@ impl App {
                 self.autosave();
                 self.quit = true;
             }
-            (Question::NewGame, true) => self.open_start_screen(),
+            (Question::NewGame, true) => self.abandon_game(),
             (Question::Resign(side), true) => {
                 if let Some(play) = &mut self.play {
                     play.game
@@ -864,12 +940,34 @@ impl App {
         }
     }
 
+    /// The player agreed to leave the game in progress for a new one: it is over. It goes
+    /// to the history folder as it stands and is no longer the autosave to continue.
+    fn abandon_game(&mut self) {
+        self.stop_search();
+        self.stop_clock();
+        if let Some(play) = self.play.as_mut().filter(|p| !p.history_recorded) {
+            play.history_recorded = true;
+            if let Some(record) = self.game_record() {
+                self.effects.push(Effect::SaveRecord {
+                    record: Box::new(record),
+                    target: records::SaveTarget::History,
+                });
+            }
+        }
+        self.effects.push(Effect::RemoveAutosave);
+        if let Some(play) = self.play.take() {
+            self.options = play.options;
+        }
+        self.open_start_screen();
+    }
+
+    /// The start screen over the game (kept, so Esc can go back to it while it has not
+    /// been abandoned).
     fn open_start_screen(&mut self) {
         self.stop_search();
         if let Some(play) = &self.play {
             self.options = play.options;
         }
-        self.play = None;
         self.screen = Screen::Start;
         self.status = None;
         self.start_row = self.start_fields().len() - 1;
@@ -921,13 +1019,24 @@ impl App {
                 if let Some(play) = &mut self.play {
                     play.flipped = !play.flipped;
                 }
+                let text = self.text(Key::StatusBoardFlipped).to_string();
+                self.say(text);
                 self.autosave();
             }
             Action::FlipEveryTurn => {
+                let mut on = false;
                 if let Some(play) = &mut self.play {
                     play.flip_every_turn = !play.flip_every_turn;
+                    on = play.flip_every_turn;
                     play.face_the_mover();
                 }
+                let key = if on {
+                    Key::StatusFlipEveryTurnOn
+                } else {
+                    Key::StatusFlipEveryTurnOff
+                };
+                let text = self.text(key).to_string();
+                self.say(text);
                 self.autosave();
             }
             Action::CycleNotation => self.cycle_notation(),
@@ -1173,7 +1282,8 @@ impl App {
             .filter(|m| !m.is_drop() && !m.is_pass() && m.from == square)
             .collect();
         if play.targets.is_empty() {
-            self.refuse(IllegalMove::NotAMove);
+            let key = no_move_reason(play.game.position(), square);
+            self.refuse_text(key, &[]);
         } else {
             let text = self.text(Key::StatusChooseTarget).to_string();
             self.say(text);
@@ -1322,6 +1432,7 @@ impl App {
         self.status = None;
         self.overlay = None;
         self.clock_to_mover();
+        self.hold_cpus_after_takeback();
         self.after_change_without_game_over();
     }
 
@@ -1349,7 +1460,24 @@ impl App {
         play.targets.clear();
         self.status = None;
         self.clock_to_mover();
+        self.hold_cpus_after_takeback();
         self.after_change();
+    }
+
+    /// CPU against CPU: after a takeback or replay the CPUs (and clocks) wait for the
+    /// player to look, until `P` resumes them.
+    fn hold_cpus_after_takeback(&mut self) {
+        let now = self.now();
+        let Some(play) = &mut self.play else { return };
+        if play.players.contains(&Player::Human) || !play.in_progress() {
+            return;
+        }
+        self.cpus_held = true;
+        if let Some(clock) = play.clock.as_mut().filter(|c| !c.is_paused()) {
+            clock.pause(now);
+        }
+        let text = self.text(Key::StatusComputersHeld).to_string();
+        self.say(text);
     }
 
     fn review_step(&mut self, step: i64) {
@@ -1458,7 +1586,9 @@ impl App {
     fn start_search_if_needed(&mut self) {
         let id = self.next_search_id;
         let Some(play) = &mut self.play else { return };
-        let paused = play.clock.as_ref().is_some_and(Clock::is_paused);
+        let paused = play.clock.as_ref().is_some_and(Clock::is_paused)
+            || self.cpus_held
+            || self.popup_paused;
         if play.search.is_some() || play.review.is_some() || !play.in_progress() || paused {
             return;
         }
@@ -1572,6 +1702,33 @@ fn start_cursor(position: &AnyPosition) -> u8 {
         .unwrap_or(4)
 }
 
+/// Why the piece on `square` has no legal move, when one reason says it: a bikjang to
+/// answer, a check it cannot meet, a pin (every move it has would leave the king in check).
+fn no_move_reason(position: &AnyPosition, square: u8) -> Key {
+    if position.bikjang_pending() {
+        return Key::StatusNoMovesBikjang;
+    }
+    let refusals: Vec<IllegalMove> = (0..position.ranks() * 9)
+        .filter(|&to| to != square)
+        .filter_map(|to| position.check_move(Move::new(square, to)).err())
+        .collect();
+    let exposes = |reason: &IllegalMove| {
+        matches!(
+            reason,
+            IllegalMove::LeavesKingInCheck | IllegalMove::FlyingGeneral
+        )
+    };
+    if refusals.iter().any(exposes) {
+        if position.in_check() {
+            Key::StatusNoMovesCheck
+        } else {
+            Key::StatusNoMovesPinned
+        }
+    } else {
+        Key::StatusNoMoves
+    }
+}
+
 /// The interface key that explains an illegal move.
 pub fn illegal_key(reason: IllegalMove) -> Key {
     match reason {
@@ -1640,6 +1797,8 @@ pub fn native_side_name(game: GameKind, side: Side) -> &'static str {
 
 #[cfg(test)]
 mod clock_tests;
+#[cfg(test)]
+mod newplayer_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

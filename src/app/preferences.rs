@@ -10,12 +10,12 @@ use std::path::PathBuf;
 impl Config {
     /// The glyph set the config asks for.
     pub fn glyph_set(&self) -> GlyphSet {
-        if self.latin_glyphs {
-            GlyphSet::Latin
-        } else if self.wide_ambiguous {
-            GlyphSet::CjkWideLines
-        } else {
-            GlyphSet::Cjk
+        match (self.latin_glyphs, self.hangul_glyphs, self.wide_ambiguous) {
+            (true, _, _) => GlyphSet::Latin,
+            (false, true, true) => GlyphSet::HangulWideLines,
+            (false, true, false) => GlyphSet::Hangul,
+            (false, false, true) => GlyphSet::CjkWideLines,
+            (false, false, false) => GlyphSet::Cjk,
         }
     }
 
@@ -31,7 +31,10 @@ impl Config {
 
     /// The start screen's first choices: game, setups, handicap and who the CPU plays.
     pub fn start_options(&self) -> StartOptions {
-        let mut options = StartOptions::for_variant(self.game);
+        let game = self
+            .game
+            .unwrap_or_else(|| self.language.resolve().default_variant());
+        let mut options = StartOptions::for_variant(game);
         options.cho_setup = self.cho_setup;
         options.han_setup = self.han_setup;
         options.handicap = crate::rules::shogi::Handicap::ALL
@@ -129,7 +132,7 @@ mod tests {
     #[test]
     fn config_sets_the_start_screen_and_the_keys() {
         let mut config = Config {
-            game: Variant::Shogi,
+            game: Some(Variant::Shogi),
             cpu_side: CpuSide::Second,
             cpu_level: 6,
             keys: vec![(Action::Undo, vec![(KeyCode::Char('z'), false)])],

@@ -63,13 +63,15 @@ impl App {
     /// The answer of a hint search: highlight the move and say it in the game's notation.
     pub(super) fn hint_found(&mut self, mv: Option<Move>) {
         let language = self.settings.language;
+        let glyphs = self.settings.glyphs;
         let Some(play) = &mut self.play else { return };
         play.hint_search = None;
         play.thinking = None;
         let Some(mv) = mv else { return };
         let position = play.game.position();
         let previous = play.game.moves().last().copied();
-        let written = format_move_after(position, mv, play.notation(language), previous);
+        let notation = play.notation_for(language, glyphs);
+        let written = format_move_after(position, mv, notation, previous);
         play.hint = Some(mv);
         let text = language.format(Key::StatusHint, &[&written]);
         self.say(text);

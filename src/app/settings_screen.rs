@@ -106,6 +106,7 @@ impl App {
                 LanguageChoice::Fixed(language) => language.native_name().to_string(),
             },
             SettingRow::Glyphs if config.latin_glyphs => text(Key::GlyphsLatin),
+            SettingRow::Glyphs if config.hangul_glyphs => text(Key::GlyphsHangul),
             SettingRow::Glyphs => text(Key::GlyphsCjk),
             SettingRow::AmbiguousWidth if config.wide_ambiguous => text(Key::WidthWide),
             SettingRow::AmbiguousWidth => text(Key::WidthNarrow),
@@ -164,7 +165,12 @@ impl App {
                 self.settings.language = self.config.language.resolve();
             }
             SettingRow::Glyphs => {
-                self.config.latin_glyphs = !self.config.latin_glyphs;
+                // CJK characters → Hangul → Latin letters, and round (backwards with ←).
+                let sets = [(false, false), (false, true), (true, false)];
+                let now = (self.config.latin_glyphs, self.config.hangul_glyphs);
+                let index = sets.iter().position(|s| *s == now).unwrap_or(0) as i32;
+                let next = (index + delta.signum()).rem_euclid(sets.len() as i32) as usize;
+                (self.config.latin_glyphs, self.config.hangul_glyphs) = sets[next];
                 self.settings.glyphs = self.config.glyph_set();
             }
             SettingRow::AmbiguousWidth => {
@@ -269,8 +275,10 @@ mod tests {
         app.update(Action::Right);
         app.update(Action::Right);
         assert_eq!(app.settings.language, Language::Korean);
-        // Glyphs.
+        // Glyphs: CJK characters → Hangul → Latin.
         app.update(Action::Down);
+        app.update(Action::Right);
+        assert_eq!(app.settings.glyphs, GlyphSet::Hangul);
         app.update(Action::Right);
         assert_eq!(app.settings.glyphs, GlyphSet::Latin);
         // Theme: wood → dark, seen at once in the palette.

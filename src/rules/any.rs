@@ -240,6 +240,20 @@ pub enum PieceKind {
 }
 
 impl PieceKind {
+    /// What a shogi piece becomes when it promotes (歩 → と, 角 → 馬 …); `None` for a
+    /// piece that does not promote.
+    pub fn promoted(self) -> Option<PieceKind> {
+        Some(match self {
+            PieceKind::Pawn => PieceKind::Tokin,
+            PieceKind::Lance => PieceKind::PromotedLance,
+            PieceKind::Knight => PieceKind::PromotedKnight,
+            PieceKind::Silver => PieceKind::PromotedSilver,
+            PieceKind::Bishop => PieceKind::PromotedBishop,
+            PieceKind::Rook => PieceKind::Dragon,
+            _ => return None,
+        })
+    }
+
     /// True for a promoted shogi piece.
     pub fn is_promoted(self) -> bool {
         matches!(

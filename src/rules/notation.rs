@@ -649,13 +649,9 @@ fn direct_piece_mismatch(position: &AnyPosition, text: &str) -> Option<(String, 
     let first = *named.first()?;
     let from = korean_square(r1, f1);
     let piece = position.piece_on(from)?;
-    let names = [
-        korean_piece_name(piece.kind, piece.side, true),
-        korean_piece_name(piece.kind, piece.side, false),
-        janggi_letter(piece.kind),
-    ];
-    let side_names = ['楚', '漢'];
-    if names.iter().any(|n| n.starts_with(first)) || side_names.contains(&first) {
+    if janggi_piece_names(piece.kind).contains(&first)
+        || first == janggi_letter(piece.kind).chars().next()?
+    {
         None
     } else {
         let name = korean_piece_name(piece.kind, piece.side, true);
@@ -1174,6 +1170,20 @@ fn korean_piece_name(kind: PieceKind, side: Side, hangul: bool) -> &'static str 
         (_, Side::First, false) => "卒",
         (_, Side::Second, true) => "병",
         (_, Side::Second, false) => "兵",
+    }
+}
+
+/// Every name players write a janggi piece with, either side's: Hangul, the hanja of
+/// both sides' pieces, and the xiangqi forms (궁/장/將/帥/楚/漢, 차/車/俥 …).
+fn janggi_piece_names(kind: PieceKind) -> &'static [char] {
+    match kind {
+        PieceKind::General => &['궁', '장', '將', '帥', '楚', '漢', '초', '한', '王'],
+        PieceKind::Advisor => &['사', '士', '仕'],
+        PieceKind::Elephant => &['상', '象', '相'],
+        PieceKind::Horse => &['마', '馬', '傌', '马'],
+        PieceKind::Chariot => &['차', '車', '俥', '车'],
+        PieceKind::Cannon => &['포', '包', '炮', '砲'],
+        _ => &['졸', '병', '卒', '兵'],
     }
 }
 

@@ -500,7 +500,23 @@ fn draw_intersections(
             highlight(theme.check);
         }
         if marks.cursor == Some(square) {
-            highlight(theme.cursor);
+            // The cursor is the whole two-column point in brackets, `[┼─]`, so it stands
+            // out from the one-column last-move mark and the target dots on any theme,
+            // with or without colour.
+            canvas.restyle(x, y, theme.cursor);
+            canvas.restyle(x + 1, y, theme.cursor);
+            if !wide {
+                canvas.put(x - 1, y, "[", theme.cursor);
+                // A promoted gungjanggi piece's mark stands where the closing bracket
+                // would: the mark stays, in the cursor's style.
+                let marked =
+                    style.glyphs != GlyphSet::Latin && position.gungjanggi_promoted(square);
+                if marked {
+                    canvas.restyle(x + 2, y, theme.cursor);
+                } else {
+                    canvas.put(x + 2, y, "]", theme.cursor);
+                }
+            }
         }
         canvas.hits.push(Hit {
             x,
@@ -822,6 +838,79 @@ mod tests {
             .row_strings()
             .iter()
             .all(|row| !row.contains('*')));
+    }
+
+    /// Issue 12 item 5: the cursor on an empty point is a bracketed two-column block in
+    /// the cursor's style, in every theme and under NO_COLOR, unlike the last-move mark.
+    #[test]
+    fn the_cursor_on_an_empty_point_is_unmistakable() {
+        use crate::theme::{ColorMode, Palette, ThemeSpec};
+        let variant = Variant::Janggi(crate::rules::janggi::JanggiRules::KJA);
+        let position = variant.start();
+        // An empty point in the middle of the board; the last move ends on another.
+        let cursor = 4 * 9 + 4;
+        let last_move = Move::new(3 * 9 + 2, 4 * 9 + 2);
+        for name in crate::config::THEME_NAMES {
+            for no_color in [false, true] {
+                let mode = ColorMode {
+                    no_color,
+                    ..ColorMode::default()
+                };
+                let palette = Palette::new(&ThemeSpec::built_in(name).unwrap(), mode);
+                let theme = Theme::from_palette(&palette, GameKind::Janggi);
+                assert_ne!(theme.cursor, theme.last_move, "{name}");
+                for glyph_set in [GlyphSet::Cjk, GlyphSet::Latin] {
+                    let style = BoardStyle {
+                        size: BoardSize::Compact,
+                        glyphs: glyph_set,
+                        flipped: false,
+                        theme: &theme,
+                    };
+                    let marks = Marks {
+                        cursor: Some(cursor),
+                        last_move: Some(last_move),
+                        ..Marks::default()
+                    };
+                    let canvas = draw(&position, &marks, style);
+                    let mut buffer =
+                        Buffer::empty(Rect::new(0, 0, canvas.width(), canvas.height()));
+                    canvas.render(buffer.area, &mut buffer);
+                    // Compact: the point of file 4 is at column 3 + 4 × 4, row 1 + 5 × 2.
+                    let (x, y) = (3 + 4 * 4, 1 + 5 * 2);
+                    let text: String = (x - 1..x + 3)
+                        .map(|c| buffer[(c, y)].symbol().to_string())
+                        .collect();
+                    assert!(
+                        text.starts_with('[') && text.ends_with(']'),
+                        "{name} {glyph_set:?}: {text:?}"
+                    );
+                    for column in x - 1..x + 3 {
+                        let cell = &buffer[(column, y)];
+                        let expected = theme.board.patch(theme.cursor);
+                        assert_eq!(
+                            cell.bg,
+                            expected.bg.unwrap_or(cell.bg),
+                            "{name} column {column}"
+                        );
+                        assert!(
+                            cell.modifier.contains(theme.cursor.add_modifier),
+                            "{name} no_color={no_color} column {column}"
+                        );
+                    }
+                    // The last move's point is one column in another style.
+                    let (lx, ly) = (3 + 2 * 4, 1 + 5 * 2);
+                    assert_ne!(buffer[(lx, ly)].style(), buffer[(x, y)].style(), "{name}");
+                    assert_eq!(
+                        buffer[(lx - 1, ly)].symbol(),
+                        if glyph_set == GlyphSet::Latin {
+                            "-"
+                        } else {
+                            "─"
+                        }
+                    );
+                }
+            }
+        }
     }
 
     #[test]

@@ -50,7 +50,8 @@ fn localize_units(language: Language, text: &str) -> String {
 pub fn clock_face(app: &App, play: &Play, side: Side, theme: &Theme) -> Option<Span<'static>> {
     let clock = play.clock.as_ref()?;
     let now = app.now();
-    let face = clock.face(side, now);
+    // `27s ×29` in the interface's units: `27초 ×29`, `27秒 ×29`.
+    let face = localize_units(app.settings.language, &clock.face(side, now));
     let running = clock.running() == Some(side);
     let style = if clock.warning(side, now) && (running || play.in_progress()) {
         theme.warning

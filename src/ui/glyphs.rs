@@ -10,6 +10,9 @@ pub fn piece(game: GameKind, piece: Piece, glyphs: GlyphSet) -> &'static str {
         return latin(piece);
     }
     let first = piece.side == Side::First;
+    if glyphs.hangul() && game != GameKind::Shogi {
+        return hangul(game, piece);
+    }
     match (game, piece.kind) {
         (GameKind::Xiangqi, PieceKind::General) => pick(first, "帥", "將"),
         (GameKind::Xiangqi, PieceKind::Advisor) => pick(first, "仕", "士"),
@@ -26,6 +29,23 @@ pub fn piece(game: GameKind, piece: Piece, glyphs: GlyphSet) -> &'static str {
         (GameKind::Janggi, PieceKind::Cannon) => "包",
         (GameKind::Janggi, _) => pick(first, "卒", "兵"),
         (GameKind::Shogi, kind) => shogi_kanji(kind, first),
+    }
+}
+
+/// The Hangul name of a janggi or xiangqi piece, two columns: 초/한 for janggi's
+/// generals (궁 in xiangqi), 졸 for Cho's (and Black's) soldiers, 병 for Han's (and Red's).
+fn hangul(game: GameKind, piece: Piece) -> &'static str {
+    let first = piece.side == Side::First;
+    match piece.kind {
+        PieceKind::General if game == GameKind::Janggi => pick(first, "초", "한"),
+        PieceKind::General => "궁",
+        PieceKind::Advisor => "사",
+        PieceKind::Elephant => "상",
+        PieceKind::Horse => "마",
+        PieceKind::Chariot => "차",
+        PieceKind::Cannon => "포",
+        _ if game == GameKind::Janggi => pick(first, "졸", "병"),
+        _ => pick(first, "병", "졸"),
     }
 }
 

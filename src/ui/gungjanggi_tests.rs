@@ -179,7 +179,7 @@ fn judging_accepted_then_twenty_quiet_plies_decide_on_material() {
         assert_eq!(outcome.reason(), crate::rules::EndReason::Material);
         let screen = snapshot(&app);
         let result = match language {
-            Language::Korean => "기물승 · 초 15 : 한 13",
+            Language::Korean => "초 승 (기물승) · 초 15 : 한 13",
             _ => "on material · Cho 15 : Han 13",
         };
         assert!(screen.contains(result), "{screen}");
@@ -190,7 +190,10 @@ fn judging_accepted_then_twenty_quiet_plies_decide_on_material() {
 #[test]
 fn equal_material_names_the_second_player_rule_with_both_totals() {
     for (language, text) in [
-        (Language::Korean, "후수승 (기물 같음) · 초 13 : 한 13"),
+        (
+            Language::Korean,
+            "동점이라 후수 한 승 (후수승) · 초 13 : 한 13",
+        ),
         (
             Language::English,
             "as second player on equal material · Cho 13 : Han 13",

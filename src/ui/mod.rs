@@ -88,6 +88,70 @@ pub fn game_layout(game: GameKind, glyphs: GlyphSet, area: Rect) -> Result<GameL
     Err(needed)
 }
 
+/// An interface text as the glyph set can show it: with `--ascii` (Latin glyphs) the
+/// words written in CJK characters or Hangul (`qipan 棋盤`, `Shogi 将棋`, `79졸78,`)
+/// are left out, for terminals without CJK fonts.
+pub fn shown_text(glyphs: GlyphSet, text: &str) -> std::borrow::Cow<'_, str> {
+    if glyphs != GlyphSet::Latin || text.is_ascii() {
+        return text.into();
+    }
+    let wide = |word: &&str| word.width() > word.chars().count();
+    text.split(' ')
+        .filter(|word| !wide(word))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .into()
+}
+
+/// ASCII for the symbols the screens use, drawn with `--ascii` (Latin glyphs) so that
+/// every cell on screen is ASCII: box lines, arrows, bullets, the prompt's cursor.
+fn ascii_symbol(symbol: &str) -> Option<&'static str> {
+    let mut chars = symbol.chars();
+    let c = chars.next()?;
+    if c.is_ascii() || chars.next().is_some() {
+        return None;
+    }
+    Some(match c {
+        '─' | '━' | '—' | '–' | '═' => "-",
+        '│' | '┃' | '║' | '▏' => "|",
+        '┌' | '┐' | '└' | '┘' | '├' | '┤' | '┬' | '┴' | '┼' | '╭' | '╮' | '╰' | '╯' => {
+            "+"
+        }
+        '·' | '•' | '∙' => ".",
+        '▶' | '›' | '→' | '»' | '▸' => ">",
+        '◀' | '‹' | '←' | '«' | '◂' => "<",
+        '↑' | '▲' => "^",
+        '↓' | '▼' | '△' => "v",
+        '…' => "~",
+        '×' => "x",
+        '±' => "+-",
+        _ => return None,
+    })
+}
+
+/// With Latin glyphs, puts the ASCII likeness in place of every symbol on screen.
+fn make_ascii(buffer: &mut Buffer, area: Rect) {
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let cell = &mut buffer[(x, y)];
+            if let Some(ascii) = ascii_symbol(cell.symbol()) {
+                cell.set_symbol(ascii);
+            }
+        }
+    }
+}
+
+/// True while the screen is too small to show the game: the "terminal too small"
+/// message is all there is to see.
+pub fn too_small(app: &App, area: Rect) -> bool {
+    match (&app.screen, &app.play) {
+        (Screen::Game, Some(play)) => {
+            game_layout(play.game.variant().kind(), app.settings.glyphs, area).is_err()
+        }
+        _ => false,
+    }
+}
+
 /// Draws the app into a frame.
 pub fn render(app: &App, frame: &mut Frame) {
     let area = frame.area();
@@ -104,6 +168,9 @@ pub fn render_buffer(app: &App, area: Rect, buffer: &mut Buffer) {
         _ => render_start(app, area, buffer),
     }
     render_overlay(app, area, buffer);
+    if app.settings.glyphs == GlyphSet::Latin {
+        make_ascii(buffer, area);
+    }
 }
 
 /// What is under a mouse click at a screen cell.
@@ -218,6 +285,14 @@ pub fn outcome_text(
             language.format(Key::Wins, &[&name])
         );
     }
+    if language == Language::Korean {
+        let text = korean_outcome_text(game, outcome, reason);
+        // 기물승 and 후수승 name both material totals in Korean too.
+        return match gungjanggi::outcome_totals(language, outcome) {
+            Some(totals) => format!("{text} · {totals}"),
+            None => text,
+        };
+    }
     match outcome.winner() {
         Some(winner) => {
             let name = side_name(language, glyphs, game, winner);
@@ -232,11 +307,39 @@ pub fn outcome_text(
     }
 }
 
+/// The result as a Korean player writes it: `한 외통승`, `빅장 무승부`, `점수 우세로 한
+/// 승`, `동점이라 후수 한 승` (the side by its word alone, the reason where Korean puts it).
+fn korean_outcome_text(game: GameKind, outcome: &Outcome, reason: &str) -> String {
+    let language = Language::Korean;
+    let Some(winner) = outcome.winner() else {
+        return language.format(Key::DrawBy, &[reason]);
+    };
+    let name = language.text(side_key(game, winner));
+    let on_points = game == GameKind::Janggi
+        && matches!(
+            outcome.reason(),
+            EndReason::Repetition | EndReason::Bikjang | EndReason::MoveLimit
+        );
+    match outcome.reason() {
+        EndReason::Checkmate => language.format(Key::WinsByCheckmate, &[name]),
+        EndReason::Resignation => language.format(Key::WinsByResignation, &[name]),
+        EndReason::SecondPlayer => language.format(Key::WinsAsSecondOnEqualPoints, &[name]),
+        _ if on_points => format!("{} ({reason})", language.format(Key::WinsOnPoints, &[name])),
+        _ => format!("{} ({reason})", language.format(Key::Wins, &[name])),
+    }
+}
+
 fn title_line(app: &App, title: String, area: Rect, buffer: &mut Buffer) {
     let theme = app_theme(app, GameKind::Xiangqi);
     let help = format!("? {} ", app.text(Key::HelpTitle));
     Paragraph::new(Line::from(vec![
-        Span::styled(format!(" {} ", app.text(Key::AppTitle)), theme.highlight),
+        Span::styled(
+            format!(
+                " {} ",
+                shown_text(app.settings.glyphs, app.text(Key::AppTitle))
+            ),
+            theme.highlight,
+        ),
         Span::styled(format!(" {title}"), theme.title),
     ]))
     .render(area, buffer);
@@ -290,8 +393,18 @@ fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         .find(|(v, _)| *v == play.game.variant())
         .map(|(_, key)| language.text(*key))
         .unwrap_or("");
-    let mut title = format!("{} · {}", language.text(options.game().name), rules_name);
-    if game == GameKind::Shogi
+    let glyph_set = app.settings.glyphs;
+    let mut title = format!(
+        "{} · {}",
+        shown_text(glyph_set, language.text(options.game().name)),
+        rules_name
+    );
+    if glyph_set == GlyphSet::Latin
+        && game == GameKind::Shogi
+        && play.game.start().fen() != crate::rules::any::Variant::Shogi.start().fen()
+    {
+        title.push_str(&format!(" · {}", options.handicap().english()));
+    } else if game == GameKind::Shogi
         && play.game.start().fen() != crate::rules::any::Variant::Shogi.start().fen()
     {
         let handicap = options.handicap();
@@ -333,7 +446,7 @@ pub fn thinking_text(app: &App, play: &Play, width: u16) -> Option<String> {
         report,
         play.game.position(),
         play.game.moves().last().copied(),
-        play.notation(app.settings.language),
+        play.notation_for(app.settings.language, app.settings.glyphs),
         usize::from(width.saturating_sub(1)),
     );
     Some(format!(" {line}"))
@@ -561,7 +674,14 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             ));
             lines.push(Line::from(spans));
         }
-        if let Some(scores) = position.janggi_scores() {
+        // Points decide nothing under the traditional and casual rules: not shown there.
+        let counts_points = match play.game.variant() {
+            crate::rules::any::Variant::Janggi(rules) => {
+                rules.scoring || rules.gungjanggi.is_some()
+            }
+            _ => false,
+        };
+        if let Some(scores) = position.janggi_scores().filter(|_| counts_points) {
             let text = scores.to_string();
             let mut parts = text.split(' ');
             let (first, second) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
@@ -595,6 +715,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     lines.extend(move_list_lines(
         play,
         app.settings.language,
+        app.settings.glyphs,
         room,
         area.width,
         &theme,
@@ -606,6 +727,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
 fn move_list_lines(
     play: &Play,
     language: Language,
+    glyph_set: GlyphSet,
     room: usize,
     width: u16,
     theme: &Theme,
@@ -641,7 +763,7 @@ fn move_list_lines(
             })
     };
     let column = (width.saturating_sub(5) / 2).clamp(7, 12) as usize;
-    let notation = play.notation(language);
+    let notation = play.notation_for(language, glyph_set);
     let text_of = |ply: usize| -> String {
         if let Some(word) = gungjanggi::pass_word(language, &positions[ply], moves[ply], notation) {
             return word.to_string();
@@ -707,7 +829,13 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
         Paragraph::new(Line::from(vec![
             Span::styled(format!(" {}", language.text(Key::PromptLabel)), theme.title),
             Span::styled(format!("{text}▏"), theme.highlight),
-            Span::styled(format!("  {}", language.text(Key::PromptHint)), theme.dim),
+            Span::styled(
+                format!(
+                    "  {}",
+                    shown_text(app.settings.glyphs, language.text(Key::PromptHint))
+                ),
+                theme.dim,
+            ),
         ]))
         .render(area, buffer);
         return;
@@ -821,7 +949,9 @@ fn full_start_value(app: &App, options: &StartOptions, field: StartField) -> Str
         }
     };
     match field {
-        StartField::Game => language.text(options.game().name).to_string(),
+        StartField::Game => {
+            shown_text(app.settings.glyphs, language.text(options.game().name)).to_string()
+        }
         StartField::Rules => {
             let rule_sets = options.game().rule_sets;
             language
@@ -897,13 +1027,14 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         .border_style(theme.dim);
     let inner = block.inner(menu);
     block.render(menu, buffer);
-    let label_width = 11usize;
+    let label_width = 10usize;
     let mut lines = Vec::new();
     for (row, &field) in fields.iter().enumerate() {
         let focused = row == app.start_row;
         let label = start_label(app, game, field);
         // The cursor mark, the label and the two arrows take the rest of the row.
-        let room = (inner.width as usize).saturating_sub(1 + label_width.max(label.width()) + 4);
+        // One column stays free before the border.
+        let room = (inner.width as usize).saturating_sub(1 + label_width.max(label.width()) + 5);
         let value = start_value(app, options, field, room);
         let line = if matches!(field, StartField::Start | StartField::Continue) {
             let text = format!("[ {value} ]");
@@ -1091,9 +1222,12 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
         Overlay::Settings { row } => settings::render(app, *row, area, &theme, buffer),
         Overlay::Variations { choice } => variations::render(app, *choice, area, &theme, buffer),
         Overlay::Help { scroll } => {
+            // Up to 104 columns the help takes the whole width: a margin of two would
+            // leave bits of the panel (a clock's last digit) beside its border.
+            let width = if area.width <= 104 { area.width } else { 100 };
             let rect = centered(
                 area,
-                area.width.saturating_sub(4).min(100),
+                width,
                 // Leave the title, status and hint lines visible.
                 area.height.saturating_sub(4),
             );
@@ -1258,7 +1392,10 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
             clear_popup(rect, buffer);
             Paragraph::new(lines)
                 .wrap(Wrap { trim: true })
-                .block(popup_block(language.text(Key::AppTitle), &theme))
+                .block(popup_block(
+                    &shown_text(app.settings.glyphs, language.text(Key::AppTitle)),
+                    &theme,
+                ))
                 .render(rect, buffer);
         }
         Overlay::Promotion { promote, plain, .. } => {
@@ -1267,6 +1404,13 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 .as_ref()
                 .and_then(|p| p.game.position().piece_on(plain.from));
             let glyph = piece.map(|p| glyphs::piece(game, p, glyphs)).unwrap_or("");
+            // What the piece becomes: 角 → 馬 (B → +B with Latin glyphs).
+            let promoted = piece
+                .and_then(|p| {
+                    let kind = p.kind.promoted()?;
+                    Some(glyphs::piece(game, Piece { kind, ..p }, glyphs))
+                })
+                .unwrap_or("?");
             let option = |selected: bool, key: Key| {
                 let style = if selected {
                     theme.highlight
@@ -1277,7 +1421,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                     .alignment(Alignment::Center)
             };
             let lines = vec![
-                Line::from(format!("{glyph} → ?")).alignment(Alignment::Center),
+                Line::from(format!("{glyph} → {promoted}")).alignment(Alignment::Center),
                 option(*promote, Key::PromoteYes),
                 option(!*promote, Key::PromoteNo),
             ];
@@ -1368,7 +1512,12 @@ fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<S
     let mut used = first;
     let mut has_content = false;
     for word in text.split(' ').filter(|word| !word.is_empty()) {
-        let breakable = word.chars().any(|character| char_width(character) == 2);
+        // Chinese and Japanese run on without spaces and break between any two
+        // characters; Korean puts spaces between words and breaks only there (a word
+        // with Hangul in it stays whole), as do Latin words (`PGN/KIF/CSA/.gib`).
+        let hangul = word.chars().any(is_hangul);
+        let breakable = !hangul && word.chars().any(|character| char_width(character) == 2)
+            || word.width() + indent > width;
         if has_content {
             let needed = if breakable {
                 word.chars().next().map_or(0, char_width)
@@ -1406,6 +1555,11 @@ fn hanging_lines(text: &str, first: usize, indent: usize, width: usize) -> Vec<S
         }
     }
     lines
+}
+
+/// True for Hangul syllables and letters.
+fn is_hangul(character: char) -> bool {
+    matches!(character, '\u{AC00}'..='\u{D7A3}' | '\u{1100}'..='\u{11FF}' | '\u{3130}'..='\u{318F}')
 }
 
 /// Punctuation that closes a phrase and so may not begin a line in Chinese or Japanese.
@@ -1499,7 +1653,8 @@ fn help_lines(
         }
         spans.push(Span::raw(" "));
         let column = Line::from(spans.clone()).width();
-        let mut description = hanging_lines(language.text(key), column, column, width).into_iter();
+        let text = shown_text(glyphs, language.text(key));
+        let mut description = hanging_lines(&text, column, column, width).into_iter();
         spans.push(Span::raw(description.next().unwrap_or_default()));
         lines.push(Line::from(spans));
         lines.extend(description.map(Line::from));
@@ -1533,7 +1688,10 @@ fn help_lines(
         GameKind::Janggi if gungjanggi => Key::RulesGungjanggi,
         GameKind::Janggi => Key::RulesJanggi,
     };
-    lines.extend(paragraph_lines(language.text(rules), width));
+    lines.extend(paragraph_lines(
+        &shown_text(glyphs, language.text(rules)),
+        width,
+    ));
     lines
 }
 
@@ -1553,9 +1711,13 @@ fn paragraph_lines(text: &str, width: usize) -> Vec<Line<'static>> {
 }
 
 #[cfg(test)]
+mod contrast_tests;
+#[cfg(test)]
 mod gungjanggi_tests;
 #[cfg(test)]
 mod language_tests;
+#[cfg(test)]
+mod newplayer_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
