@@ -765,6 +765,10 @@ keys! {
     EngineIllegalMove,
     /// External engine: cannot play this game (name, variant).
     EngineUnsupported,
+    /// An engine wrote a line too long to read (name, bytes).
+    EngineLineTooLong,
+    /// The engine command names a folder or a file that cannot run (name, command).
+    EngineNotAProgram,
     /// External engine: declared a win that the rules do not give.
     EngineFalseDeclaration,
     /// Status: an engine failed, the human takes its side (message).
@@ -1068,6 +1072,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::EngineTimeout, "engine {} did not answer within {} s (waiting for {})"),
     (Key::EngineIllegalMove, "engine {} played an illegal move '{}'"),
     (Key::EngineUnsupported, "engine {} cannot play {}"),
+    (Key::EngineLineTooLong, "engine {} wrote a line of {} bytes, too long to read"),
+    (Key::EngineNotAProgram, "engine {}: '{}' is a folder or not a program that can run"),
     (Key::EngineFalseDeclaration, "the engine declared a win the rules do not give"),
     (Key::StatusEngineFailed, "{} — take over, or n for another opponent"),
     (Key::StatusHintFailed, "No hint: {}"),
@@ -1366,6 +1372,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::EngineTimeout, "엔진 {}이(가) {}초 안에 답하지 않았습니다 ({} 기다리는 중)"),
     (Key::EngineIllegalMove, "엔진 {}이(가) 둘 수 없는 수 '{}'을(를) 두었습니다"),
     (Key::EngineUnsupported, "엔진 {}은(는) {}을(를) 둘 수 없습니다"),
+    (Key::EngineLineTooLong, "엔진 {}이(가) 읽기에 너무 긴 줄({}바이트)을 보냈습니다"),
+    (Key::EngineNotAProgram, "엔진 {}: '{}'은(는) 폴더이거나 실행할 수 있는 프로그램이 아닙니다"),
     (Key::EngineFalseDeclaration, "엔진이 규칙에 맞지 않는 승리를 선언했습니다"),
     (Key::StatusEngineFailed, "{} — 직접 두거나 n으로 상대를 바꾸세요"),
     (Key::StatusHintFailed, "훈수 없음: {}"),

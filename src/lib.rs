@@ -20,4 +20,5 @@ pub mod setup;
 pub mod theme;
 pub mod tui;
 pub mod ui;
+pub mod untrusted;
 pub mod workers;

@@ -137,6 +137,54 @@ enum Mode {
     },
 }
 
+/// Writes a line to standard output ([`write_out`]); `?` passes its error on.
+macro_rules! say {
+    ($($argument:tt)*) => {
+        write_out(&format!("{}\n", format_args!($($argument)*)))
+    };
+}
+
+/// Writes text to standard output as it is ([`write_out`]).
+macro_rules! say_raw {
+    ($($argument:tt)*) => {
+        write_out(&format!($($argument)*))
+    };
+}
+
+/// Writes a line to standard error, escaped ([`qipan::untrusted`]); a standard error
+/// that cannot be written to is no reason to stop.
+macro_rules! note {
+    ($($argument:tt)*) => {
+        write_note(&format!($($argument)*))
+    };
+}
+
+/// Writes `text` to standard output. A closed pipe (`qipan show xiangqi | head -0`) ends
+/// qipan at once and quietly, with the status a shell gives a process a broken pipe ended
+/// (141), as Unix tools do; any other failure (a full disk) is an error to report.
+fn write_out(text: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(output_error)
+}
+
+/// The error of a failed write to standard output; a broken pipe ends qipan quietly.
+fn output_error(error: std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(BROKEN_PIPE_STATUS);
+    }
+    format!("standard output: {error}")
+}
+
+/// The exit status of a process a broken pipe ended (128 + SIGPIPE).
+const BROKEN_PIPE_STATUS: i32 = 141;
+
+/// Writes one line to standard error, control characters escaped; failures are ignored.
+fn write_note(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{}", qipan::untrusted::escape(text));
+}
+
 fn variant_or_error(name: &str) -> Result<Variant, String> {
     Variant::from_name(name).ok_or_else(|| {
         format!("unknown game '{name}': use xiangqi, shogi, janggi, janggi-traditional, janggi-modern or janggi-casual")
@@ -178,33 +226,33 @@ fn config_command(
     match command {
         ConfigCommand::Path => match path {
             Some(path) if path.exists() => {
-                println!("{}", path.display());
+                say!("{}", path.display())?;
                 Ok(())
             }
             Some(path) => {
-                println!(
+                say!(
                     "{} {}",
                     path.display(),
                     language.text(Key::ConfigPathMissing)
-                );
+                )?;
                 Ok(())
             }
             None => Err(language.text(Key::NoConfigFolder).to_string()),
         },
         ConfigCommand::Example => {
-            print!("{}", config::EXAMPLE);
+            say_raw!("{}", config::EXAMPLE)?;
             Ok(())
         }
         ConfigCommand::Check => {
             for warning in &loaded.warnings {
-                println!("{}", warning.text(language));
+                say!("{}", warning.text(language))?;
             }
             if loaded.warnings.is_empty() {
                 let checked = path.map_or_else(
                     || language.text(Key::ConfigCheckDefaults).to_string(),
                     |path| path.display().to_string(),
                 );
-                println!("{}", language.format(Key::ConfigCheckOk, &[&checked]));
+                say!("{}", language.format(Key::ConfigCheckOk, &[&checked]))?;
                 Ok(())
             } else {
                 let count = loaded.warnings.len().to_string();
@@ -272,23 +320,21 @@ fn run(cli: Cli) -> Result<(), String> {
         ) => Ok(()),
         Some(Mode::RenderBench { width, height }) => {
             for (name, micros) in qipan::ui::benchmark::frame_times(settings, width, height) {
-                println!("{name:<24} {micros:>8.1} µs per frame at {width}×{height}");
+                say!("{name:<24} {micros:>8.1} µs per frame at {width}×{height}")?;
             }
             Ok(())
         }
         Some(Mode::Uci) => {
             let stdin = std::io::stdin();
-            qipan::protocol::uci::run(&mut stdin.lock(), std::io::stdout())
-                .map_err(|e| e.to_string())
+            qipan::protocol::uci::run(&mut stdin.lock(), std::io::stdout()).map_err(output_error)
         }
         Some(Mode::Usi) => {
             let stdin = std::io::stdin();
-            qipan::protocol::usi::run(&mut stdin.lock(), std::io::stdout())
-                .map_err(|e| e.to_string())
+            qipan::protocol::usi::run(&mut stdin.lock(), std::io::stdout()).map_err(output_error)
         }
         Some(Mode::Bench { quick, no_compare }) => {
-            let agreed = qipan::bench::run(quick, !no_compare, &mut stdout.lock())
-                .map_err(|e| e.to_string())?;
+            let agreed =
+                qipan::bench::run(quick, !no_compare, &mut stdout.lock()).map_err(output_error)?;
             if agreed {
                 Ok(())
             } else {
@@ -310,14 +356,14 @@ fn run(cli: Cli) -> Result<(), String> {
             let mut out = stdout.lock();
             let mut total = 0;
             for (mv, count) in position.divide(depth) {
-                writeln!(out, "{mv}: {count}").map_err(|e| e.to_string())?;
+                writeln!(out, "{mv}: {count}").map_err(output_error)?;
                 total += count;
             }
-            writeln!(out, "\nNodes searched: {total}").map_err(|e| e.to_string())
+            writeln!(out, "\nNodes searched: {total}").map_err(output_error)
         }
         Some(Mode::Show { variant }) => {
             let variant = variant_or_error(&variant)?;
-            println!("{}", variant.start().fen());
+            say!("{}", variant.start().fen())?;
             Ok(())
         }
         Some(Mode::Open { file, game }) => {
@@ -326,7 +372,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 Ok(record) => (record, None),
                 Err(mut error) => match error.partial.take() {
                     Some(partial) => {
-                        eprintln!("qipan: {error}");
+                        note!("qipan: {error}");
                         (*partial, Some(error.text(app.settings.language)))
                     }
                     None => return Err(error.to_string()),
@@ -400,7 +446,7 @@ fn read_chosen_game(
             (None, "converting") => " (use --game N, or --all for PGN)",
             (None, _) => " (use --game N)",
         };
-        eprintln!(
+        note!(
             "{}: {count} games; {verb} game {chosen}{hint}",
             path.display()
         );
@@ -484,7 +530,7 @@ fn convert(
                 match result {
                     Ok(record) => texts.push(render(&record)?),
                     Err(error) => {
-                        eprintln!("qipan: {error}");
+                        note!("qipan: {error}");
                         unreadable += 1;
                     }
                 }
@@ -499,7 +545,7 @@ fn convert(
         Some(path) => record::autosave::write_atomically(path, &text)
             .map_err(|e| format!("{}: {e}", path.display())),
         None => {
-            print!("{text}");
+            say_raw!("{text}")?;
             Ok(())
         }
     };
@@ -518,7 +564,7 @@ fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            eprintln!("qipan: {message}");
+            note!("qipan: {message}");
             ExitCode::FAILURE
         }
     }

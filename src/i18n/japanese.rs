@@ -296,6 +296,8 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::EngineTimeout, "エンジン {} が {} 秒以内に応答しません ({} の待機中)"),
     (Key::EngineIllegalMove, "エンジン {} が反則手 '{}' を指しました"),
     (Key::EngineUnsupported, "エンジン {} は {} を指せません"),
+    (Key::EngineLineTooLong, "エンジン {} が長すぎる行（{} バイト）を送りました"),
+    (Key::EngineNotAProgram, "エンジン {}：「{}」はフォルダーか、実行できるプログラムではありません"),
     (Key::EngineFalseDeclaration, "エンジンがルール上認められない勝ちを宣言しました"),
     (Key::StatusEngineFailed, "{} — 代わりに指すか、n で相手を変えてください"),
     (Key::StatusHintFailed, "ヒントなし: {}"),

@@ -18,6 +18,67 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// The longest line read from an engine or a GUI: far above any real `info` or
+/// `position … moves …` line, small enough that a line without end cannot fill memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// One line read by [`read_bounded_line`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoundedLine {
+    /// A line (without its end), decoded lossily as UTF-8, control characters escaped.
+    Line(String),
+    /// A line longer than the limit: dropped unread past the limit; its length in bytes.
+    TooLong(usize),
+}
+
+/// Reads the next line of `reader`, holding at most `limit` bytes of it: a longer line is
+/// skipped up to its newline and answered as [`BoundedLine::TooLong`]. `None` at end of
+/// input. The text is trimmed and made safe to print ([`crate::untrusted::escape`]).
+pub fn read_bounded_line(
+    reader: &mut dyn BufRead,
+    limit: usize,
+) -> std::io::Result<Option<BoundedLine>> {
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    let mut seen_any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            if !seen_any {
+                return Ok(None);
+            }
+            break;
+        }
+        seen_any = true;
+        let (taken, ended) = match available.iter().position(|&b| b == b'\n') {
+            Some(end) => (end + 1, true),
+            None => (available.len(), false),
+        };
+        let content = &available[..if ended { taken - 1 } else { taken }];
+        if length + content.len() <= limit {
+            line.extend_from_slice(content);
+        } else {
+            line = Vec::new();
+        }
+        length += content.len();
+        reader.consume(taken);
+        if ended {
+            break;
+        }
+    }
+    if length > limit {
+        return Ok(Some(BoundedLine::TooLong(length)));
+    }
+    let text = String::from_utf8_lossy(&line);
+    Ok(Some(BoundedLine::Line(crate::untrusted::escape(
+        text.trim(),
+    ))))
+}
+
 /// An output shared by the command loop and the search thread.
 pub type SharedOutput = Arc<Mutex<dyn Write + Send>>;
 

@@ -69,7 +69,7 @@ impl Seat {
             return Some(Seat::Human);
         }
         if let Some(name) = text.strip_prefix("engine:") {
-            let name = name.replace("%20", " ").replace("%25", "%");
+            let name = crate::untrusted::escape(&name.replace("%20", " ").replace("%25", "%"));
             return (!name.is_empty()).then_some(Seat::Engine(name));
         }
         let level: u8 = text.strip_prefix("cpu:")?.parse().ok()?;
@@ -129,20 +129,22 @@ pub enum AutosaveError {
 }
 
 impl fmt::Display for AutosaveError {
+    /// One line, with the file's name and any quoted text escaped ([`crate::untrusted`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AutosaveError::Io { file, error } => write!(f, "{file}: {error}"),
+        let text = match self {
+            AutosaveError::Io { file, error } => format!("{file}: {error}"),
             AutosaveError::Invalid {
                 file,
                 line: Some(line),
                 message,
-            } => write!(f, "{file} line {line}: {message}"),
+            } => format!("{file} line {line}: {message}"),
             AutosaveError::Invalid {
                 file,
                 line: None,
                 message,
-            } => write!(f, "{file}: {message}"),
-        }
+            } => format!("{file}: {message}"),
+        };
+        f.write_str(&crate::untrusted::escape(&text))
     }
 }
 

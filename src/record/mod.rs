@@ -31,6 +31,7 @@ pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, Pi
 use crate::i18n::{Key, Language};
 use crate::rules::game::Game;
 use crate::rules::Outcome;
+use crate::untrusted;
 use std::fmt;
 use std::time::Duration;
 
@@ -71,6 +72,18 @@ impl GameRecord {
     /// The time of the move that made `ply` (1-based: ply 1 is the first move), if known.
     pub fn move_time(&self, ply: usize) -> Option<Duration> {
         times::get(&self.move_times, ply)
+    }
+
+    /// Escapes the control characters of the headers and comments ([`untrusted`]), so
+    /// no text of a file can reach a terminal raw; comments keep their newlines.
+    pub fn clean_text(&mut self) {
+        for (name, value) in &mut self.headers {
+            untrusted::clean_in_place(name);
+            untrusted::clean_in_place(value);
+        }
+        for (_, comment) in &mut self.comments {
+            untrusted::clean_lines_in_place(comment);
+        }
     }
 
     /// The value of the first header called `name` (exact, case-sensitive match).
@@ -137,17 +150,18 @@ impl ImportError {
         if let Some(number) = self.move_number {
             places.push(language.format(Key::ImportMove, &[&number.to_string()]));
         }
-        let mut text = self.file.clone();
+        // The file's name and text are quoted escaped and cut: they come from outside.
+        let mut text = untrusted::escape(&self.file);
         if !places.is_empty() {
             text.push_str(": ");
             text.push_str(&places.join(", "));
         }
         if !self.text.is_empty() {
             text.push_str(": ");
-            text.push_str(&self.text);
+            text.push_str(&untrusted::quote(&self.text, untrusted::QUOTE_CHARS));
         }
         text.push_str(": ");
-        text.push_str(&self.reason);
+        text.push_str(&untrusted::quote(&self.reason, 4 * untrusted::QUOTE_CHARS));
         text
     }
 }
@@ -288,13 +302,27 @@ pub fn read_file(path: &std::path::Path) -> Result<GameRecord, ImportError> {
 
 /// Reads a record in a known format.
 pub fn read_bytes(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord, ImportError> {
-    match format {
+    let read = match format {
         Format::Pgn => pgn::read(bytes, file),
         Format::Gib => gib::read(bytes, file),
         Format::Fen | Format::Usi => position_line::read(bytes, file),
         Format::Kif => kif::read(bytes, file),
         Format::Ki2 => ki2::read(bytes, file),
         Format::Csa => csa::read(bytes, file),
+    };
+    // Whatever the reader kept of the file's text is made safe for the terminal here,
+    // once for every format.
+    match read {
+        Ok(mut record) => {
+            record.clean_text();
+            Ok(record)
+        }
+        Err(mut error) => {
+            if let Some(partial) = &mut error.partial {
+                partial.clean_text();
+            }
+            Err(error)
+        }
     }
 }
 
