@@ -769,6 +769,8 @@ keys! {
     EngineLineTooLong,
     /// The engine command names a folder or a file that cannot run (name, command).
     EngineNotAProgram,
+    /// An engine answered no move where there are legal moves (name).
+    EngineNoMove,
     /// External engine: declared a win that the rules do not give.
     EngineFalseDeclaration,
     /// Status: an engine failed, the human takes its side (message).
@@ -1074,6 +1076,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::EngineUnsupported, "engine {} cannot play {}"),
     (Key::EngineLineTooLong, "engine {} wrote a line of {} bytes, too long to read"),
     (Key::EngineNotAProgram, "engine {}: '{}' is a folder or not a program that can run"),
+    (Key::EngineNoMove, "engine {} gave no move in a position with legal moves"),
     (Key::EngineFalseDeclaration, "the engine declared a win the rules do not give"),
     (Key::StatusEngineFailed, "{} — take over, or n for another opponent"),
     (Key::StatusHintFailed, "No hint: {}"),
@@ -1374,6 +1377,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::EngineUnsupported, "엔진 {}은(는) {}을(를) 둘 수 없습니다"),
     (Key::EngineLineTooLong, "엔진 {}이(가) 읽기에 너무 긴 줄({}바이트)을 보냈습니다"),
     (Key::EngineNotAProgram, "엔진 {}: '{}'은(는) 폴더이거나 실행할 수 있는 프로그램이 아닙니다"),
+    (Key::EngineNoMove, "엔진 {}이(가) 둘 수 있는 수가 있는데 수를 내지 않았습니다"),
     (Key::EngineFalseDeclaration, "엔진이 규칙에 맞지 않는 승리를 선언했습니다"),
     (Key::StatusEngineFailed, "{} — 직접 두거나 n으로 상대를 바꾸세요"),
     (Key::StatusHintFailed, "훈수 없음: {}"),

@@ -1477,18 +1477,34 @@ impl App {
                 score: report.score,
             });
         }
-        if let Some(mv) = mv {
-            // Keep a half-made human selection out of the way of the CPU's move.
-            if !matches!(
-                self.overlay,
-                Some(Overlay::Help { .. } | Overlay::Settings { .. })
-            ) {
-                self.overlay = None;
+        let Some(mv) = mv else {
+            // No move (`bestmove (none)`, `0000`, a bare `bestmove`) in a position with
+            // legal moves is an engine fault: the side goes to the player. (With no legal
+            // move the rules have ended the game and no search was started.)
+            if !play.game.legal_moves().is_empty() {
+                let side = play.game.position().side_to_move();
+                let name = match play.player(side) {
+                    Player::Engine { index } => self
+                        .settings
+                        .engines
+                        .get(index)
+                        .map_or_else(|| format!("#{}", index + 1), |spec| spec.name.clone()),
+                    _ => "CPU".to_string(),
+                };
+                let message = self.settings.language.format(Key::EngineNoMove, &[&name]);
+                self.hand_side_to_human(side, &message);
             }
-            self.play_move(mv);
-            if self.config.bell {
-                self.effects.push(Effect::Bell);
-            }
+            return;
+        };
+        // A CPU move never closes or steals a popup or a prompt (the quit question, the
+        // save prompt): only a promotion choice, which belongs to the position it
+        // changes, goes.
+        if matches!(self.overlay, Some(Overlay::Promotion { .. })) {
+            self.overlay = None;
+        }
+        self.play_move(mv);
+        if self.config.bell {
+            self.effects.push(Effect::Bell);
         }
     }
 

@@ -298,6 +298,7 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::EngineUnsupported, "引擎 {} 不支持 {}"),
     (Key::EngineLineTooLong, "引擎 {} 发出了一行 {} 字节，太长无法读取"),
     (Key::EngineNotAProgram, "引擎 {}：“{}”是文件夹或不是可运行的程序"),
+    (Key::EngineNoMove, "引擎 {} 在有合法着法的局面没有给出着法"),
     (Key::EngineFalseDeclaration, "引擎宣布了规则不承认的胜利"),
     (Key::StatusEngineFailed, "{} — 可以接手走棋，或按 n 换对手"),
     (Key::StatusHintFailed, "无法提示: {}"),

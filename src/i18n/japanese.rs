@@ -298,6 +298,7 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::EngineUnsupported, "エンジン {} は {} を指せません"),
     (Key::EngineLineTooLong, "エンジン {} が長すぎる行（{} バイト）を送りました"),
     (Key::EngineNotAProgram, "エンジン {}：「{}」はフォルダーか、実行できるプログラムではありません"),
+    (Key::EngineNoMove, "エンジン {} が合法手のある局面で指し手を返しませんでした"),
     (Key::EngineFalseDeclaration, "エンジンがルール上認められない勝ちを宣言しました"),
     (Key::StatusEngineFailed, "{} — 代わりに指すか、n で相手を変えてください"),
     (Key::StatusHintFailed, "ヒントなし: {}"),
