@@ -277,9 +277,15 @@ pub fn split_kif(content: &str) -> Vec<Part> {
             moves_seen = true;
         }
     }
+    // `starts` is in line order: one pass, each start looked at once (a `contains` per
+    // line made files of thousands of games quadratic).
+    let mut next_start = starts.iter().copied().peekable();
     split_lines(
         content,
-        |index, _| starts.contains(&index),
+        |index, _| {
+            while next_start.next_if(|&start| start < index).is_some() {}
+            next_start.next_if_eq(&index).is_some()
+        },
         |line| line.trim().is_empty(),
     )
 }
@@ -309,6 +315,29 @@ mod tests {
         let parts = split_csa(text);
         assert_eq!(first_lines(&parts), vec![1, 6]);
         assert!(parts[1].text.starts_with("V2.2\nPI"));
+    }
+
+    /// A KIF file of `count` games, each a header, a moves header and two moves.
+    fn many_kif_games(count: usize) -> String {
+        let mut text = String::new();
+        for number in 0..count {
+            text.push_str(&format!(
+                "# game {number}\n先手：A{number}\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で中断\n"
+            ));
+        }
+        text
+    }
+
+    /// Issue 18 item 13: every game of a KIF file of thousands is found, each starting
+    /// on its own line (the time is measured by `benches/records.rs`, not asserted).
+    #[test]
+    fn eight_thousand_kif_games_split_into_eight_thousand_parts() {
+        let parts = split_kif(&many_kif_games(8000));
+        assert_eq!(parts.len(), 8000);
+        let lines: Vec<usize> = parts.iter().map(|part| part.first_line).collect();
+        assert_eq!(lines[..3], [1, 7, 13]);
+        assert_eq!(lines[7999], 7999 * 6 + 1);
+        assert!(parts[7999].text.contains("先手：A7999"));
     }
 
     #[test]
