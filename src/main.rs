@@ -325,12 +325,12 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Mode::Uci) => {
-            let stdin = std::io::stdin();
-            qipan::protocol::uci::run(&mut stdin.lock(), std::io::stdout()).map_err(output_error)
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            qipan::protocol::uci::run(stdin, std::io::stdout()).map_err(output_error)
         }
         Some(Mode::Usi) => {
-            let stdin = std::io::stdin();
-            qipan::protocol::usi::run(&mut stdin.lock(), std::io::stdout()).map_err(output_error)
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            qipan::protocol::usi::run(stdin, std::io::stdout()).map_err(output_error)
         }
         Some(Mode::Bench { quick, no_compare }) => {
             let agreed =

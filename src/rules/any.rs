@@ -157,6 +157,17 @@ impl AnyPosition {
     pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         dispatch!(self, p => super::perft::divide(p, depth))
     }
+
+    /// Perft split by root move, each handed to `each` as it is counted, stopped as soon
+    /// as `should_stop` says so (then `false`): `go perft` on a worker that `stop` ends.
+    pub fn divide_stoppable(
+        &self,
+        depth: u32,
+        should_stop: &dyn Fn() -> bool,
+        each: &mut dyn FnMut(String, u64),
+    ) -> bool {
+        dispatch!(self, p => super::perft::divide_stoppable(p, depth, should_stop, each))
+    }
 }
 
 impl Position for AnyPosition {
