@@ -361,6 +361,8 @@ keys! {
     ConfirmUndo,
     /// The hotseat redo question in a timed game.
     ConfirmRedo,
+    /// Save prompt: the file exists; replace it? (full path)
+    ConfirmOverwrite,
     /// Who ran out of time: the side's name.
     RanOutOfTime,
     /// Help: the pause key.
@@ -644,6 +646,10 @@ keys! {
     SaveNameMissing,
     /// Status: the record was written (the path follows).
     StatusSaved,
+    /// Save prompt: the name is a folder (full path).
+    SaveIsFolder,
+    /// Save prompt: the folder of the name does not exist (folder).
+    SaveFolderMissing,
     /// Status: the record could not be written (the error follows).
     StatusSaveFailed,
     /// Status: the position's FEN (the FEN follows).
@@ -870,6 +876,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::Paused, "PAUSED"),
     (Key::ConfirmUndo, "Both players agree to undo?"),
     (Key::ConfirmRedo, "Both players agree to replay the move?"),
+    (Key::ConfirmOverwrite, "{} exists. Replace it?"),
     (Key::RanOutOfTime, "{} ran out of time"),
     (Key::KeyPause, "pause the clocks"),
     (Key::TimeUnits, "h m s"),
@@ -1013,6 +1020,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SavePromptHint, "file name (games folder unless a path) · Enter saves · Esc cancels"),
     (Key::SaveNameMissing, "no file name given"),
     (Key::StatusSaved, "Saved to {}"),
+    (Key::SaveIsFolder, "{} is a folder: type a file name"),
+    (Key::SaveFolderMissing, "folder {} does not exist"),
     (Key::StatusSaveFailed, "Not saved: {}"),
     (Key::StatusFen, "FEN: {}"),
     (Key::StatusOpened, "Record opened: {} moves · [ ] to step through, play on from any position"),
@@ -1171,6 +1180,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::Paused, "일시 정지"),
     (Key::ConfirmUndo, "두 사람 모두 무르기에 동의합니까?"),
     (Key::ConfirmRedo, "두 사람 모두 무른 수를 다시 두는 데 동의합니까?"),
+    (Key::ConfirmOverwrite, "{} 파일이 이미 있습니다. 바꿀까요?"),
     (Key::RanOutOfTime, "{} 시간 초과"),
     (Key::KeyPause, "시계 멈춤"),
     (Key::TimeUnits, "시간 분 초"),
@@ -1314,6 +1324,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SavePromptHint, "파일 이름(경로가 없으면 games 폴더) · Enter 저장 · Esc 취소"),
     (Key::SaveNameMissing, "파일 이름이 없습니다"),
     (Key::StatusSaved, "저장했습니다: {}"),
+    (Key::SaveIsFolder, "{}은(는) 폴더입니다: 파일 이름을 입력하세요"),
+    (Key::SaveFolderMissing, "{} 폴더가 없습니다"),
     (Key::StatusSaveFailed, "저장하지 못함: {}"),
     (Key::StatusFen, "FEN: {}"),
     (Key::StatusOpened, "기보를 열었습니다: {}수 · [ ]로 넘겨 보고, 어느 국면에서든 이어 둘 수 있습니다"),

@@ -103,6 +103,8 @@ pub enum Question {
     Undo,
     /// Replay a taken-back move in a timed hotseat game (both players must agree).
     Redo,
+    /// Replace the existing file [`App::save_to_replace`] names with the game's record.
+    Overwrite,
 }
 
 /// A popup over the screen; it takes the input first.
@@ -349,6 +351,8 @@ pub struct App {
     pub overlay: Option<Overlay>,
     /// The status-line message.
     pub status: Option<Status>,
+    /// The existing file the save prompt's overwrite question is about (full path).
+    pub save_to_replace: Option<String>,
     /// Set when the program should end.
     pub quit: bool,
     /// Ticks since the start.
@@ -390,6 +394,7 @@ impl App {
             play: None,
             overlay: None,
             status: None,
+            save_to_replace: None,
             quit: false,
             ticks: 0,
             resume: None,
@@ -841,6 +846,7 @@ impl App {
                 self.after_change();
             }
             (Question::Undo, true) => self.undo(),
+            (Question::Overwrite, yes) => self.answer_overwrite(yes),
             (Question::Redo, true) => self.redo(),
             (Question::DrawOffer(_), false) => {
                 self.refuse_text(Key::StatusDrawDeclined, &[]);

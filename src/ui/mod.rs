@@ -1184,6 +1184,10 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 ),
                 Question::Undo => language.text(Key::ConfirmUndo).to_string(),
                 Question::Redo => language.text(Key::ConfirmRedo).to_string(),
+                Question::Overwrite => language.format(
+                    Key::ConfirmOverwrite,
+                    &[app.save_to_replace.as_deref().unwrap_or("")],
+                ),
                 Question::DrawOffer(side) => language.format(
                     Key::DrawOffer,
                     &[
