@@ -349,7 +349,7 @@ fn run(cli: Cli) -> Result<(), String> {
             let variant = variant_or_error(&variant)?;
             let position = match fen {
                 Some(fen) => variant
-                    .position_from_fen(&fen)
+                    .position_from_outside(&fen)
                     .map_err(|e| format!("bad FEN: {e}"))?,
                 None => variant.start(),
             };

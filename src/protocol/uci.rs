@@ -216,7 +216,7 @@ impl UciSession {
             Some("startpos") => self.variant.start(),
             Some("fen") | Some("sfen") => {
                 let fen = setup[1..].join(" ");
-                match self.variant.position_from_fen(&fen) {
+                match self.variant.position_from_outside(&fen) {
                     Ok(position) => position,
                     Err(error) => {
                         return writeln!(out, "info string error: bad fen '{fen}': {error}");

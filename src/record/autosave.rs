@@ -415,7 +415,7 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
         .ok_or_else(|| invalid(Some(line), format!("bad variant: unknown game '{value}'")))?;
     let (line, value) = required("start")?;
     let start = variant
-        .position_from_fen(value)
+        .position_from_outside(value)
         .map_err(|e| invalid(Some(line), format!("bad fen: {e}")))?;
     let (line, value) = required("players")?;
     let parts: Vec<&str> = value.split_whitespace().collect();

@@ -294,6 +294,17 @@ fn file_error(file: &str, reason: impl Into<String>) -> ImportError {
     ImportError::new(file, None, "", reason)
 }
 
+/// The reason given for a file with no game in it (empty, or only blank space).
+pub const NO_GAME: &str = "no game in file";
+
+/// True when `bytes` hold nothing but blank space, byte-order marks, NULs and the
+/// end-of-file marks old programs add (`0x1A`, `0xFF`): no game, whatever the format.
+fn holds_nothing(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    text.chars()
+        .all(|c| c.is_whitespace() || matches!(c, '\u{feff}' | '\0' | '\u{1a}' | '\u{fffd}'))
+}
+
 /// Reads a record file: the format from the extension, else from the content.
 pub fn read_file(path: &std::path::Path) -> Result<GameRecord, ImportError> {
     let (bytes, name, format) = games::file_bytes(path)?;
@@ -302,6 +313,10 @@ pub fn read_file(path: &std::path::Path) -> Result<GameRecord, ImportError> {
 
 /// Reads a record in a known format.
 pub fn read_bytes(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord, ImportError> {
+    if holds_nothing(bytes) {
+        // Every format says so alike, instead of an empty game read from nothing.
+        return Err(file_error(file, NO_GAME));
+    }
     let read = match format {
         Format::Pgn => pgn::read(bytes, file),
         Format::Gib => gib::read(bytes, file),

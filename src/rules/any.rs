@@ -101,6 +101,15 @@ impl Variant {
             Variant::Janggi(rules) => AnyPosition::Janggi(JanggiPosition::from_fen(fen, rules)?),
         })
     }
+
+    /// Reads a position from outside (a record, an engine protocol, the command line)
+    /// and refuses one no game can reach: the side not to move in check, too many pieces
+    /// of a kind, a xiangqi soldier behind its start line ([`AnyPosition::check_reachable`]).
+    pub fn position_from_outside(self, fen: &str) -> Result<AnyPosition, FenError> {
+        let position = self.position_from_fen(fen)?;
+        position.check_reachable()?;
+        Ok(position)
+    }
 }
 
 /// A position of any game.
@@ -151,6 +160,16 @@ impl AnyPosition {
     /// True when the move takes a piece.
     pub fn is_capture(&self, mv: Move) -> bool {
         dispatch!(self, p => p.is_capture(mv))
+    }
+
+    /// Refuses a position no game can reach (see [`Variant::position_from_outside`]);
+    /// shogi's SFEN reader already refuses its impossible positions.
+    pub fn check_reachable(&self) -> Result<(), FenError> {
+        match self {
+            AnyPosition::Xiangqi(position) => position.check_reachable(),
+            AnyPosition::Janggi(position) => position.check_reachable(),
+            AnyPosition::Shogi(_) => Ok(()),
+        }
     }
 
     /// Perft split by root move.
