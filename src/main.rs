@@ -513,41 +513,58 @@ fn convert(
         (_, None) => record::write(record, format),
     };
     let mut unreadable = 0;
-    let text = match games {
+    let mut written_games = 0;
+    // Standard output gets each game as soon as it is read (`--all` of a big file never
+    // holds its games); a file gets the whole text at once, atomically.
+    let mut text = String::new();
+    let emit = |game_text: &str, text: &mut String| -> Result<(), String> {
+        match output {
+            Some(_) => {
+                text.push_str(game_text);
+                Ok(())
+            }
+            None => write_out(game_text),
+        }
+    };
+    match games {
         GamesToConvert::One(number) => {
             let record = read_chosen_game(input, number, "converting")?
                 .0
                 .map_err(|e| e.to_string())?;
-            render(&record)?
+            emit(&render(&record)?, &mut text)?;
         }
         GamesToConvert::All => {
             if format != Format::Pgn {
                 return Err("--all writes PGN only: every game in one file".to_string());
             }
-            let games = record::read_all_file(input).map_err(|e| e.to_string())?;
-            let mut texts = Vec::new();
-            for result in games {
+            let name = input.display().to_string();
+            let bytes = record::games::read_record_bytes(input)
+                .map_err(|reason| format!("{name}: {reason}"))?;
+            let source = Format::from_extension(&name)
+                .or_else(|| Format::sniff(&bytes))
+                .unwrap_or(Format::Pgn);
+            for result in record::games::games_of(&bytes, &name, source) {
                 match result {
-                    Ok(record) => texts.push(render(&record)?),
+                    Ok(record) => {
+                        let separator = if written_games > 0 { "\n" } else { "" };
+                        emit(&format!("{separator}{}", render(&record)?), &mut text)?;
+                        written_games += 1;
+                    }
                     Err(error) => {
                         note!("qipan: {error}");
                         unreadable += 1;
                     }
                 }
             }
-            if texts.is_empty() {
+            if written_games == 0 {
                 return Err(format!("{}: no game could be read", input.display()));
             }
-            texts.join("\n")
         }
-    };
+    }
     let written = match output {
         Some(path) => record::autosave::write_atomically(path, &text)
             .map_err(|e| format!("{}: {e}", path.display())),
-        None => {
-            say_raw!("{text}")?;
-            Ok(())
-        }
+        None => Ok(()),
     };
     if unreadable > 0 {
         written?;

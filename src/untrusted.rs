@@ -82,6 +82,42 @@ pub fn clean_lines_in_place(text: &mut String) {
     }
 }
 
+/// The most a configuration or theme file may hold (real ones are a few KiB).
+pub const MAX_SETTINGS_BYTES: u64 = 1 << 20;
+
+/// Reads a small text file from outside (a config, a theme): only a regular file (a FIFO
+/// or `/dev/zero` is refused before it is read, so none can block or fill memory), at
+/// most `limit` bytes, as UTF-8. A missing file keeps its `NotFound` kind.
+pub fn read_small_text_file(path: &std::path::Path, limit: u64) -> std::io::Result<String> {
+    use std::io::{Error, ErrorKind, Read};
+    let metadata = std::fs::metadata(path)?;
+    if !metadata.is_file() {
+        let what = if metadata.is_dir() {
+            "is a folder, not a file"
+        } else {
+            "is not a regular file (a pipe or a device?)"
+        };
+        return Err(Error::new(ErrorKind::InvalidInput, what));
+    }
+    let too_big = || {
+        Error::new(
+            ErrorKind::InvalidData,
+            format!("is larger than {} KiB", limit >> 10),
+        )
+    };
+    if metadata.len() > limit {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit + 1)
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|_| Error::new(ErrorKind::InvalidData, "is not UTF-8 text"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -107,5 +143,22 @@ mod tests {
         assert_eq!(quoted.chars().count(), QUOTE_CHARS);
         assert!(quoted.ends_with('…'));
         assert!(is_clean(&quote("\x1b[2J", 3), false));
+    }
+
+    /// Issue 18 item 12: `/dev/zero` as a config or theme is refused at once, never read.
+    #[test]
+    fn settings_files_are_regular_and_small() {
+        if std::path::Path::new("/dev/zero").exists() {
+            let error = read_small_text_file("/dev/zero".as_ref(), 1024).unwrap_err();
+            assert!(error.to_string().contains("not a regular file"), "{error}");
+        }
+        let folder = std::env::temp_dir();
+        let error = read_small_text_file(&folder, 1024).unwrap_err();
+        assert!(error.to_string().contains("folder"), "{error}");
+        let big = folder.join(format!("qipan-big-{}.toml", std::process::id()));
+        std::fs::write(&big, vec![b'#'; 2048]).unwrap();
+        assert!(read_small_text_file(&big, 1024).is_err());
+        assert_eq!(read_small_text_file(&big, 4096).unwrap().len(), 2048);
+        std::fs::remove_file(&big).unwrap();
     }
 }

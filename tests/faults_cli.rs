@@ -124,3 +124,48 @@ fn a_closed_pipe_ends_quietly_like_unix_tools() {
         assert!(error.is_empty(), "{args:?}: {error}");
     }
 }
+
+/// Issue 18 items 8 and 12: a device, a FIFO or a folder is refused before anything is
+/// read, as a record (`convert`, `open`) and as a config or theme file.
+#[test]
+fn devices_and_folders_are_refused_as_records_and_settings() {
+    if !Path::new("/dev/zero").exists() {
+        return;
+    }
+    let output = qipan(&["convert", "/dev/zero", "--to", "fen"]);
+    assert_eq!(output.status.code(), Some(1));
+    let error = String::from_utf8_lossy(&output.stderr);
+    assert!(error.contains("not a regular file"), "{error}");
+    let output = qipan(&["convert", "/dev/zero", "--to", "pgn", "--all"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
+    let folder = scratch("folder-record");
+    let output = qipan(&["convert", folder.to_str().unwrap(), "--to", "fen"]);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("folder"));
+    let output = qipan(&["--config", "/dev/zero", "config", "check"]);
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(text.contains("not a regular file"), "{text}");
+    let output = qipan(&["--theme", "/dev/zero", "config", "check"]);
+    let text = String::from_utf8_lossy(&output.stdout).into_owned()
+        + &String::from_utf8_lossy(&output.stderr);
+    assert!(text.contains("not a regular file"), "{text}");
+}
+
+/// `convert --all` writes every game, in order, to standard output as it reads them.
+#[test]
+fn convert_all_streams_every_game() {
+    let folder = scratch("all");
+    let path = folder.join("many.pgn");
+    let mut text = String::new();
+    for n in 0..300 {
+        text.push_str(&format!(
+            "[Event \"g{n}\"]\n[Game \"Chinese Chess\"]\n\n1. h2e2 h9g7 *\n\n"
+        ));
+    }
+    write(&path, text.as_bytes());
+    let output = qipan(&["convert", path.to_str().unwrap(), "--to", "pgn", "--all"]);
+    assert!(output.status.success(), "{output:?}");
+    let out = String::from_utf8_lossy(&output.stdout);
+    assert_eq!(out.matches("[Event ").count(), 300);
+    assert!(out.find("\"g0\"").unwrap() < out.find("\"g299\"").unwrap());
+}

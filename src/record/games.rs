@@ -20,11 +20,47 @@ pub struct Part {
 /// Reads a record file's bytes and its format: from the extension, else the content.
 pub(super) fn file_bytes(path: &std::path::Path) -> Result<(Vec<u8>, String, Format), ImportError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| file_error(&name, error.to_string()))?;
+    let bytes = read_record_bytes(path).map_err(|reason| file_error(&name, reason))?;
     let format = Format::from_extension(&name)
         .or_else(|| Format::sniff(&bytes))
         .unwrap_or(Format::Pgn);
     Ok((bytes, name, format))
+}
+
+/// The most a record file may hold: far above any real record (a 100,000-game PGN is
+/// about 30 MiB), small enough that `/dev/zero` or a wrong file cannot fill memory.
+pub const MAX_RECORD_BYTES: u64 = 64 << 20;
+
+/// Reads a record file's bytes: only a regular file (a FIFO, a device or a folder is
+/// refused before anything is read, so none can block or flood qipan), and at most
+/// [`MAX_RECORD_BYTES`]. The error is one English phrase.
+pub fn read_record_bytes(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).map_err(|error| error.to_string())?;
+    if metadata.is_dir() {
+        return Err("is a folder, not a record file".to_string());
+    }
+    if !metadata.is_file() {
+        return Err("is not a regular file (a pipe or a device?)".to_string());
+    }
+    let too_big = || {
+        format!(
+            "is larger than {} MiB; no record is that big",
+            MAX_RECORD_BYTES >> 20
+        )
+    };
+    if metadata.len() > MAX_RECORD_BYTES {
+        return Err(too_big());
+    }
+    let file = std::fs::File::open(path).map_err(|error| error.to_string())?;
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| error.to_string())?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
 }
 
 /// Reads every game of a record file: the format from the extension, else from the
@@ -45,15 +81,29 @@ pub fn read_all_bytes(
     file: &str,
     format: Format,
 ) -> Vec<Result<GameRecord, ImportError>> {
+    games_of(bytes, file, format).collect()
+}
+
+/// The games of a record, read one at a time as the iterator is advanced (as
+/// [`read_all_bytes`] reads them): a caller that writes each game before asking for the
+/// next holds one game at a time, however many the file has.
+pub fn games_of<'a>(
+    bytes: &'a [u8],
+    file: &'a str,
+    format: Format,
+) -> Box<dyn Iterator<Item = Result<GameRecord, ImportError>> + 'a> {
     let parts = split(bytes, format);
     if parts.len() <= 1 {
-        return vec![super::read_bytes(bytes, file, format)];
+        return Box::new(std::iter::once_with(move || {
+            super::read_bytes(bytes, file, format)
+        }));
     }
-    parts
-        .iter()
-        .enumerate()
-        .map(|(index, part)| read_part(part, index + 1, file, format))
-        .collect()
+    Box::new(
+        parts
+            .into_iter()
+            .enumerate()
+            .map(move |(index, part)| read_part(&part, index + 1, file, format)),
+    )
 }
 
 /// One game picked from a file: how many games the file holds, and the game asked for
