@@ -620,6 +620,10 @@ keys! {
     ContinueSavedGame,
     /// Status: the autosave could not be read (the error follows).
     StatusAutosaveUnreadable,
+    /// The damaged autosave was moved aside (new path).
+    AutosaveKeptAside,
+    /// A folder qipan writes in is a file (path).
+    FolderIsAFile,
     /// Status: the autosave could not be written (the error follows).
     StatusAutosaveFailed,
     /// Help: the save key.
@@ -1007,6 +1011,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusNotation, "Move list in {}"),
     (Key::ContinueSavedGame, "Continue: {}, move {}"),
     (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
+    (Key::AutosaveKeptAside, "kept as {}"),
+    (Key::FolderIsAFile, "{} is a file, but qipan needs a folder there"),
     (Key::StatusAutosaveFailed, "Autosave failed: {}"),
     (Key::KeySave, "save the game to a file (PGN, KIF for shogi)"),
     (Key::KeyOpen, "open a record: your saved and finished games, or any PGN/KIF/CSA/.gib file"),
@@ -1311,6 +1317,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusNotation, "기보 표기: {}"),
     (Key::ContinueSavedGame, "이어 두기: {}, {}수"),
     (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
+    (Key::AutosaveKeptAside, "{}(으)로 보관했습니다"),
+    (Key::FolderIsAFile, "{}은(는) 파일입니다: 그 자리에 폴더가 있어야 합니다"),
     (Key::StatusAutosaveFailed, "자동 저장 실패: {}"),
     (Key::KeySave, "기보를 파일로 저장(PGN, 쇼기는 KIF)"),
     (Key::KeyOpen, "기보 열기: 저장한 대국과 끝난 대국, 또는 PGN/KIF/CSA/.gib 파일"),

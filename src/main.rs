@@ -269,7 +269,20 @@ fn app_offering_autosave(app: App) -> App {
     if let Some(path) = autosave::default_path().filter(|path| path.exists()) {
         match autosave::load(&path) {
             Ok(saved) => app.offer_saved_game(saved),
-            Err(error) => app.show_error(Key::StatusAutosaveUnreadable, &error.to_string()),
+            // The damaged file is moved aside first: the new game's autosave would
+            // otherwise write over it. The message says where it went.
+            Err(error) => {
+                let detail = match autosave::keep_aside(&path) {
+                    Ok(aside) => {
+                        let language = app.settings.language;
+                        let kept = language
+                            .format(Key::AutosaveKeptAside, &[&aside.display().to_string()]);
+                        format!("{error} — {kept}")
+                    }
+                    Err(_) => error.to_string(),
+                };
+                app.show_error(Key::StatusAutosaveUnreadable, &detail)
+            }
         }
     }
     app

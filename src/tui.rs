@@ -214,7 +214,14 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
             Effect::Autosave(text) => {
                 if let Some(path) = autosave::default_path() {
                     if let Err(error) = autosave::write_atomically(&path, &text) {
-                        let detail = format!("{}: {error}", path.display());
+                        let detail = match path.parent().filter(|folder| folder.is_file()) {
+                            // Say what is wrong, not "File exists (os error 17)".
+                            Some(folder) => app
+                                .settings
+                                .language
+                                .format(Key::FolderIsAFile, &[&folder.display().to_string()]),
+                            None => format!("{}: {error}", path.display()),
+                        };
                         app.show_error(Key::StatusAutosaveFailed, &detail);
                     }
                 }

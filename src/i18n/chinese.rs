@@ -223,6 +223,8 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::StatusNotation, "棋谱记法: {}"),
     (Key::ContinueSavedGame, "继续: {}，第 {} 步"),
     (Key::StatusAutosaveUnreadable, "无法恢复保存的对局: {}"),
+    (Key::AutosaveKeptAside, "已保存为 {}"),
+    (Key::FolderIsAFile, "{} 是文件，但那里应当是文件夹"),
     (Key::StatusAutosaveFailed, "自动保存失败: {}"),
     (Key::KeySave, "把棋谱保存为文件 (PGN，将棋为 KIF)"),
     (Key::KeyOpen, "打开棋谱: 保存或已结束的对局，或任意 PGN/KIF/CSA/.gib 文件"),

@@ -223,6 +223,8 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::StatusNotation, "棋譜の表記: {}"),
     (Key::ContinueSavedGame, "続きから: {}、{}手目"),
     (Key::StatusAutosaveUnreadable, "保存された対局を復元できません: {}"),
+    (Key::AutosaveKeptAside, "{} として保管しました"),
+    (Key::FolderIsAFile, "{} はファイルですが、そこにはフォルダーが必要です"),
     (Key::StatusAutosaveFailed, "自動保存に失敗しました: {}"),
     (Key::KeySave, "棋譜をファイルに保存 (PGN、将棋は KIF)"),
     (Key::KeyOpen, "棋譜を開く: 保存した対局・終わった対局、または PGN/KIF/CSA/.gib ファイル"),

@@ -204,6 +204,35 @@ pub fn load(path: &Path) -> Result<SavedGame, AutosaveError> {
     from_text(&text, &file)
 }
 
+/// Moves a damaged autosave aside so the next game's autosave cannot destroy it:
+/// `autosave.txt` becomes `autosave.txt.damaged-20261201-054312` beside it (a counter is
+/// added if that name is taken). Returns the new path.
+pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
+    let (year, month, day, hour, minute, second) = super::library::utc_now();
+    let name = path.file_name().map_or_else(
+        || "autosave.txt".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let stamp = format!("{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}");
+    for counter in 1..100 {
+        let suffix = if counter == 1 {
+            String::new()
+        } else {
+            format!("-{counter}")
+        };
+        let aside = path.with_file_name(format!("{name}.damaged-{stamp}{suffix}"));
+        if aside.exists() {
+            continue;
+        }
+        std::fs::rename(path, &aside)?;
+        return Ok(aside);
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "too many damaged autosaves kept already",
+    ))
+}
+
 /// Deletes the autosave at `path`; a missing file is not an error.
 pub fn remove(path: &Path) -> io::Result<()> {
     match std::fs::remove_file(path) {
@@ -379,6 +408,8 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
         line,
         message,
     };
+    // A byte-order mark (an editor may add one) is not part of the header.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     match lines.next() {
         Some((_, HEADER)) => {}
@@ -578,6 +609,31 @@ mod tests {
         let loaded = load(&path).unwrap_or_else(|e| panic!("{e}\n{}", to_text(original)));
         assert_same(&loaded, original);
         loaded
+    }
+
+    /// Issue 18 item 16: an autosave with a byte-order mark reads.
+    #[test]
+    fn a_byte_order_mark_is_accepted() {
+        let text = format!("\u{feff}{}", good_text());
+        assert!(from_text(&text, "autosave.txt").is_ok());
+    }
+
+    /// Issue 18 item 1: a damaged autosave is moved aside, never left for the next game.
+    #[test]
+    fn a_damaged_autosave_is_kept_aside() {
+        let folder = temp_folder("aside");
+        let path = folder.join("autosave.txt");
+        std::fs::write(&path, "damaged").unwrap();
+        let aside = keep_aside(&path).unwrap();
+        assert!(!path.exists());
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), "damaged");
+        let name = aside.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with("autosave.txt.damaged-"), "{name}");
+        std::fs::write(&path, "damaged again").unwrap();
+        let second = keep_aside(&path).unwrap();
+        assert_ne!(second, aside);
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), "damaged");
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]
