@@ -4,7 +4,8 @@
 use qipan::record::{self, Format, NO_GAME};
 use qipan::rules::Position;
 
-const FORMATS: [Format; 7] = [
+const FORMATS: [Format; 8] = [
+    Format::Xqf,
     Format::Pgn,
     Format::Kif,
     Format::Ki2,

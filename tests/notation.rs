@@ -438,3 +438,61 @@ fn japanese_agrees_with_cshogi() {
     }
     assert!(compared > 1000, "{compared} moves compared");
 }
+
+/// Fairy-Stockfish writes stacked soldiers with their index from the front in place of
+/// the letter (`15=6`); these strings are pyffish's own (`get_san(…, NOTATION_XIANGQI_WXF)`).
+#[test]
+fn xiangqi_reads_fairy_stockfish_indexed_soldiers() {
+    let three_on_a_file = position(Variant::Xiangqi, "3k5/9/9/4P4/4P4/4P4/9/9/9/4K4 w - - 0 1");
+    for (text, uci) in [
+        ("15=6", "e7d7"),
+        ("15=4", "e7f7"),
+        ("15+1", "e7e8"),
+        ("25=6", "e6d6"),
+        ("25=4", "e6f6"),
+    ] {
+        let expected = three_on_a_file.parse_uci(uci).unwrap();
+        assert_eq!(parse_move(&three_on_a_file, text), Ok(expected), "{text}");
+    }
+    let two_files = position(
+        Variant::Xiangqi,
+        "3k5/9/9/2P1P4/2P1P4/9/9/9/9/5K3 w - - 0 1",
+    );
+    for (text, uci) in [
+        ("17+1", "c7c8"),
+        ("17=8", "c7b7"),
+        ("27=8", "c6b6"),
+        ("15+1", "e7e8"),
+        ("25=4", "e6f6"),
+    ] {
+        let expected = two_files.parse_uci(uci).unwrap();
+        assert_eq!(parse_move(&two_files, text), Ok(expected), "{text}");
+    }
+}
+
+/// Some books and sites leave WXF's operator out (`C25`); the move is read when only
+/// one legal move fits, and refused as ambiguous when several do.
+#[test]
+fn xiangqi_reads_wxf_without_an_operator() {
+    let start = Variant::Xiangqi.start();
+    assert_eq!(
+        parse_move(&start, "C25"),
+        Ok(start.parse_uci("h3e3").unwrap())
+    );
+    assert_eq!(
+        parse_move(&start, "H23"),
+        Ok(start.parse_uci("h1g3").unwrap())
+    );
+    // The chariot on file 1 can go one forward (R1+1) but never "R1.1" or back: one fit.
+    assert_eq!(
+        parse_move(&start, "R11"),
+        Ok(start.parse_uci("i1i2").unwrap())
+    );
+    // A chariot in the open that can go one step forward or back is ambiguous.
+    let open = position(Variant::Xiangqi, "3k5/9/9/9/9/4R4/9/9/9/5K3 w - - 0 1");
+    let reading = parse_move(&open, "R51");
+    assert!(
+        matches!(reading, Err(NotationError::Ambiguous { .. })),
+        "{reading:?}"
+    );
+}

@@ -14,7 +14,8 @@ use qipan::record::{self, Format, GameRecord};
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 
-const FORMATS: [Format; 7] = [
+const FORMATS: [Format; 8] = [
+    Format::Xqf,
     Format::Pgn,
     Format::Kif,
     Format::Ki2,

@@ -6,7 +6,7 @@
 //! The single-game readers ([`super::read_file`], [`super::read_bytes`]) still read the
 //! first game of such a file.
 
-use super::{file_error, kif, text, Format, GameRecord, ImportError};
+use super::{file_error, ki2, kif, text, Format, GameRecord, ImportError};
 
 /// One game's part of a file: the line it starts on (1-based) and its text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -149,6 +149,7 @@ fn split(bytes: &[u8], format: Format) -> Vec<Part> {
         Format::Pgn => split_pgn(&decode_pgn(bytes)),
         Format::Csa => split_csa(&kif::decode(bytes)),
         Format::Kif => split_kif(&kif::decode(bytes)),
+        Format::Ki2 => split_ki2(&kif::decode(bytes)),
         // `.gib` games are tag lines and movetext like PGN's.
         Format::Gib => split_pgn(&decode_gib(bytes)),
         _ => Vec::new(),
@@ -292,6 +293,37 @@ const KIF_GAME_STARTS: [&str; 9] = [
     "上手",
     "表題",
 ];
+
+/// Splits KI2 text into games: after a game's moves, a header that begins a game
+/// (`開始日時：`, `手合割：`, `先手：`, …) or a board diagram starts the next one; the `#`
+/// comment lines right before it go with it.
+pub fn split_ki2(content: &str) -> Vec<Part> {
+    let lines: Vec<&str> = content.lines().collect();
+    let mut starts_game = vec![false; lines.len()];
+    let mut moves_seen = false;
+    for (index, raw) in lines.iter().enumerate() {
+        let line = raw.trim();
+        let header = line
+            .split_once('：')
+            .is_some_and(|(key, _)| KIF_GAME_STARTS.contains(&key.trim()));
+        if moves_seen && (header || line.starts_with("+---")) {
+            let mut start = index;
+            while start > 0 && lines[start - 1].trim_start().starts_with('#') {
+                start -= 1;
+            }
+            starts_game[start] = true;
+            moves_seen = false;
+        }
+        if ki2::is_move_line(line) {
+            moves_seen = true;
+        }
+    }
+    split_lines(
+        content,
+        |index, _| starts_game[index],
+        |line| line.trim().is_empty(),
+    )
+}
 
 /// Splits KIF text into games: after a game's moves, a `#KIF` line, a header that begins
 /// a game (`開始日時：`, `手合割：`, `先手：`, …), a board diagram or a second moves header

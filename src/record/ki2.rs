@@ -15,8 +15,16 @@ use crate::rules::shogi::{self, ShogiPosition};
 use crate::rules::{Move, Position, Side};
 use unicode_width::UnicodeWidthStr;
 
-/// The side marks that start a KI2 move.
-const MARKS: [char; 4] = ['▲', '△', '☗', '☖'];
+/// The side marks that start a KI2 move: filled for Sente (`▲`, `▼` as some newspapers
+/// and sites print it, `☗`), hollow for Gote (`△`, `▽`, `☖`).
+const MARKS: [char; 6] = ['▲', '△', '☗', '☖', '▼', '▽'];
+/// The marks of Sente's moves.
+const SENTE_MARKS: [char; 3] = ['▲', '☗', '▼'];
+
+/// True when a (trimmed) line is a line of KI2 moves or the closing `まで…` line.
+pub(super) fn is_move_line(line: &str) -> bool {
+    line.starts_with(MARKS) || line.starts_with("まで")
+}
 
 /// Reads a KI2 file (UTF-8 or Shift_JIS). A move that cannot be read returns an error with
 /// its line, move number, text and reason, and the game up to the move before it.
@@ -123,7 +131,7 @@ fn read_move_line(
                 Some(record.clone()),
             )
         };
-        let mark_side = if token.starts_with(['▲', '☗']) {
+        let mark_side = if token.starts_with(SENTE_MARKS) {
             Side::First
         } else {
             Side::Second

@@ -16,6 +16,7 @@
 
 pub mod autosave;
 pub mod csa;
+pub mod dhtmlxq;
 pub mod games;
 pub mod gib;
 pub mod ki2;
@@ -25,6 +26,7 @@ pub mod pgn;
 pub mod position_line;
 pub mod text;
 pub mod times;
+pub mod xqf;
 
 pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, PickedGame};
 
@@ -193,6 +195,8 @@ pub enum Format {
     Fen,
     /// A `position … moves …` line in the engine dialect (USI for shogi).
     Usi,
+    /// XQStudio's binary xiangqi record (`.xqf`), read only.
+    Xqf,
 }
 
 impl Format {
@@ -210,6 +214,7 @@ impl Format {
             "gib" => Format::Gib,
             "fen" | "sfen" => Format::Fen,
             "usi" | "uci" => Format::Usi,
+            "xqf" => Format::Xqf,
             _ => return None,
         })
     }
@@ -221,8 +226,14 @@ impl Format {
 
     /// Guesses the format from the content, for files whose extension says nothing.
     pub fn sniff(bytes: &[u8]) -> Option<Format> {
+        if bytes.starts_with(b"XQ") && bytes.len() >= 0x400 {
+            return Some(Format::Xqf);
+        }
         let content = text::decode(bytes, text::Legacy::Korean);
         let content = content.trim_start();
+        if dhtmlxq::is_dhtmlxq(content) {
+            return Some(Format::Pgn);
+        }
         let first_line = content.lines().next().unwrap_or("").trim();
         let gib_keys = [
             "초대국자",
@@ -272,6 +283,7 @@ impl Format {
             Format::Gib => ".gib",
             Format::Fen => "FEN",
             Format::Usi => "USI",
+            Format::Xqf => "XQF",
         }
     }
 
@@ -285,6 +297,7 @@ impl Format {
             Format::Gib => "gib",
             Format::Fen => "fen",
             Format::Usi => "usi",
+            Format::Xqf => "xqf",
         }
     }
 }
@@ -324,6 +337,7 @@ pub fn read_bytes(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord
         Format::Kif => kif::read(bytes, file),
         Format::Ki2 => ki2::read(bytes, file),
         Format::Csa => csa::read(bytes, file),
+        Format::Xqf => xqf::read(bytes, file),
     };
     // Whatever the reader kept of the file's text is made safe for the terminal here,
     // once for every format.
@@ -371,5 +385,6 @@ pub fn write(record: &GameRecord, format: Format) -> Result<String, String> {
             })
         }
         Format::Gib => Err("writing .gib is not supported; write janggi games as PGN".to_string()),
+        Format::Xqf => Err("writing XQF is not supported; write xiangqi games as PGN".to_string()),
     }
 }

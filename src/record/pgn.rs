@@ -278,6 +278,10 @@ fn format_name(notation: Notation) -> &'static str {
 }
 
 fn is_move_number(word: &str) -> bool {
+    // `1. ... h9g7`: the dots that stand for Red's move when Black moves first.
+    if !word.is_empty() && word.chars().all(|c| c == '.' || c == '…') {
+        return true;
+    }
     let digits = word.trim_end_matches('.');
     digits.len() < word.len() && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
@@ -292,6 +296,20 @@ fn strip_move_number(word: &str) -> &str {
     } else {
         word
     }
+}
+
+/// A FEN tag with its side field as Chinese databases write it, made plain: `-b` and
+/// `- r` (a dash before the side) become `b` and `r` (`r` is read as Red).
+fn fen_side_dialects(fen: &str) -> String {
+    let mut fields: Vec<&str> = fen.split_whitespace().collect();
+    if let Some(side) = fields.get(1).and_then(|f| f.strip_prefix('-')) {
+        if matches!(side, "w" | "r" | "b") {
+            fields[1] = side;
+        } else if side.is_empty() && matches!(fields.get(2), Some(&("w" | "r" | "b"))) {
+            fields.remove(1);
+        }
+    }
+    fields.join(" ")
 }
 
 /// A result token's winner: `Some(None)` for a draw, `Some(Some(side))` for a win.
@@ -365,6 +383,9 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             Legacy::Chinese
         },
     );
+    if super::dhtmlxq::is_dhtmlxq(&content) {
+        return super::dhtmlxq::read(&content, file);
+    }
     let tokens = tokenize(&content, file)?;
     let fail = |line: Option<usize>, text: &str, reason: String| {
         ImportError::new(file, line, text, reason)
@@ -395,7 +416,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     let fen = headers
         .iter()
         .find(|(key, _)| key.eq_ignore_ascii_case("FEN"))
-        .map(|(_, value)| value.trim().to_string());
+        .map(|(_, value)| fen_side_dialects(value.trim()));
     let words: Vec<&str> = tokens[body_start..]
         .iter()
         .filter_map(|(_, token)| match token {

@@ -388,8 +388,14 @@ fn forms(position: &AnyPosition, legal: &[Move], mv: Move, previous: Option<Move
             exact.push(chinese(position, mv, true, false));
             exact.push(chinese(position, mv, true, true));
             exact.push(wxf(position, mv, false));
+            if let Some(indexed) = wxf_indexed(position, mv) {
+                exact.push(indexed);
+            }
             loose.push(chinese_plain(position, mv, true));
-            loose.push(wxf(position, mv, true));
+            let plain = wxf(position, mv, true);
+            // Some books leave the operator out (`C25`); legality tells which was meant.
+            loose.push(format!("{}{}", &plain[..2], &plain[3..]));
+            loose.push(plain);
         }
         GameKind::Shogi => {
             let same = previous.is_some_and(|p| p.to == mv.to);
@@ -851,6 +857,24 @@ fn wxf(position: &AnyPosition, mv: Move, plain: bool) -> String {
         },
     };
     format!("{head}{operator}{target}")
+}
+
+/// Fairy-Stockfish's WXF for stacked soldiers (three or more on a file, or two or more
+/// files with two or more): the soldier's index from the front on its file replaces the
+/// letter, `15=6` for the front soldier of file 5 (FORMATS.md §2.4). `None` for other moves.
+fn wxf_indexed(position: &AnyPosition, mv: Move) -> Option<String> {
+    let (steps, target, side, kind) = xiangqi_motion(position, mv);
+    let stack = tandem(position, mv.from)?;
+    if kind != PieceKind::Soldier || (stack.count < 3 && !stack.several_files) {
+        return None;
+    }
+    let operator = match steps.signum() {
+        1 => '+',
+        -1 => '-',
+        _ => '.',
+    };
+    let file = own_file(side, file_of(mv.from));
+    Some(format!("{}{file}{operator}{target}", stack.index + 1))
 }
 
 /// ICCS coordinates with ranks 0–9, upper case with a dash (H2-E2).
