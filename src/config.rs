@@ -142,6 +142,8 @@ pub struct Config {
     pub games_folder: Option<PathBuf>,
     /// Ring the terminal bell when the opponent moves.
     pub bell: bool,
+    /// The file the log goes to (`log = "FILE"`, `--log FILE`); `None`: no log.
+    pub log_file: Option<PathBuf>,
     /// External engines.
     pub engines: Vec<EngineConfig>,
 }
@@ -165,6 +167,7 @@ impl Default for Config {
             autosave_folder: None,
             games_folder: None,
             bell: false,
+            log_file: None,
             engines: Vec::new(),
         }
     }
@@ -434,6 +437,7 @@ impl Reader<'_> {
             "ambiguous_width",
             "theme",
             "bell",
+            "log",
             "game",
             "notation",
             "cpu",
@@ -470,6 +474,11 @@ impl Reader<'_> {
         if let Some(item) = root.get("bell") {
             if let Some(value) = self.boolean(item, "bell") {
                 config.bell = value;
+            }
+        }
+        if let Some(item) = root.get("log") {
+            if let Some(value) = self.folder(item, "log") {
+                config.log_file = value;
             }
         }
         if let Some(table) = self.section(root, "game").as_ref() {
@@ -736,13 +745,10 @@ impl Reader<'_> {
 
 // ----- files ---------------------------------------------------------------
 
-/// The config folder: `$XDG_CONFIG_HOME/qipan`, else `~/.config/qipan`.
+/// The config folder: `$XDG_CONFIG_HOME/qipan` (`~/.config/qipan`) on Linux, the
+/// platform's own elsewhere ([`crate::folders`]).
 pub fn default_folder() -> Option<PathBuf> {
-    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    let base = set("XDG_CONFIG_HOME")
-        .map(PathBuf::from)
-        .or_else(|| set("HOME").map(|home| Path::new(&home).join(".config")))?;
-    Some(base.join("qipan"))
+    crate::folders::config_folder()
 }
 
 /// Where the config is read from: `--config FILE`, else `config.toml` in [`default_folder`].

@@ -433,6 +433,22 @@ keys! {
     SideCho,
     /// Janggi second side.
     SideHan,
+    /// `qipan analyse` report column: the ply number.
+    AnalysisPly,
+    /// Report column: the move played.
+    AnalysisMove,
+    /// Report column: the evaluation after the move (first player's view).
+    AnalysisScore,
+    /// Report column: the engine's best move in the position before.
+    AnalysisBest,
+    /// Report column: the mark (?!, ?, ??).
+    AnalysisMark,
+    /// Report column: the engine's principal variation.
+    AnalysisLine,
+    /// The analysis budget: {} is a node count.
+    AnalysisNodesPerPosition,
+    /// The analysis budget: {} is seconds.
+    AnalysisSecondsPerPosition,
     /// "{side} to move".
     ToMove,
     /// Move list heading.
@@ -819,7 +835,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeySettings, "settings: language, pieces, theme, notation…"),
     (Key::MouseLabel, "mouse"),
     (Key::ConfigMoreProblems, "{} (and {} more: qipan config check)"),
-    (Key::NoConfigFolder, "no config folder (set HOME or XDG_CONFIG_HOME, or use --config)"),
+    (Key::NoConfigFolder, "no config folder: no home folder was found (use --config FILE)"),
     (Key::ProblemLineColumn, "{}: line {}, column {}"),
     (Key::ProblemExpected, "{}: key \"{}\": expected {}, found {}"),
     (Key::ProblemUnknownKey, "{}: unknown key \"{}\" (ignored)"),
@@ -917,6 +933,14 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SideGote, "Gote"),
     (Key::SideCho, "Cho"),
     (Key::SideHan, "Han"),
+    (Key::AnalysisPly, "ply"),
+    (Key::AnalysisMove, "move"),
+    (Key::AnalysisScore, "score"),
+    (Key::AnalysisBest, "best"),
+    (Key::AnalysisMark, "mark"),
+    (Key::AnalysisLine, "line"),
+    (Key::AnalysisNodesPerPosition, "{} nodes per position"),
+    (Key::AnalysisSecondsPerPosition, "{} s per position"),
     (Key::ToMove, "{} to move"),
     (Key::MovesHeading, "Moves"),
     (Key::CapturedHeading, "Captured"),
@@ -1125,7 +1149,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeySettings, "설정: 언어, 기물 글자, 테마, 기보 표기…"),
     (Key::MouseLabel, "마우스"),
     (Key::ConfigMoreProblems, "{} (외 {}개: qipan config check)"),
-    (Key::NoConfigFolder, "설정 폴더가 없습니다 (HOME이나 XDG_CONFIG_HOME을 정하거나 --config를 쓰세요)"),
+    (Key::NoConfigFolder, "설정 폴더가 없습니다: 홈 폴더를 찾지 못했습니다 (--config 파일을 쓰세요)"),
     (Key::ProblemLineColumn, "{}: {}행 {}열"),
     (Key::ProblemExpected, "{}: 키 \"{}\": {} 필요한데 적힌 값은 {}입니다"),
     (Key::ProblemUnknownKey, "{}: 알 수 없는 키 \"{}\" (무시함)"),
@@ -1223,6 +1247,14 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SideGote, "후수"),
     (Key::SideCho, "초"),
     (Key::SideHan, "한"),
+    (Key::AnalysisPly, "수"),
+    (Key::AnalysisMove, "둔 수"),
+    (Key::AnalysisScore, "형세"),
+    (Key::AnalysisBest, "최선수"),
+    (Key::AnalysisMark, "평가"),
+    (Key::AnalysisLine, "수순"),
+    (Key::AnalysisNodesPerPosition, "국면당 {} 노드"),
+    (Key::AnalysisSecondsPerPosition, "국면당 {}초"),
     (Key::ToMove, "{} 차례"),
     (Key::MovesHeading, "기보"),
     (Key::CapturedHeading, "잡은 기물"),

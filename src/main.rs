@@ -1,6 +1,7 @@
 //! The `qipan` command: the game (default), engine protocols and tools.
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, Parser, Subcommand};
+use qipan::analysis::Budget;
 use qipan::app::{App, StartOptions};
 use qipan::config;
 use qipan::i18n::Key;
@@ -9,7 +10,7 @@ use qipan::record::autosave;
 use qipan::rules::any::Variant;
 use qipan::rules::janggi::JanggiRules;
 use qipan::rules::notation::Notation;
-use qipan::rules::Position;
+use qipan::rules::{Position, Side};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -39,9 +40,14 @@ struct Cli {
     /// Colour theme: wood, dark, contrast, sixteen, or a theme file.
     #[arg(long, global = true, value_name = "THEME")]
     theme: Option<String>,
-    /// Read settings from this file instead of ~/.config/qipan/config.toml.
+    /// Read settings from this file instead of config.toml in qipan's config folder
+    /// (`qipan config path` names it).
     #[arg(long, global = true, value_name = "FILE")]
     config: Option<std::path::PathBuf>,
+    /// Append a log to FILE: engine traffic, how records were read, errors, with
+    /// timestamps (also the config's `log` key). Off by default.
+    #[arg(long, global = true, value_name = "FILE")]
+    log: Option<std::path::PathBuf>,
 }
 
 #[derive(Subcommand, Debug)]
@@ -125,6 +131,25 @@ enum Mode {
         #[arg(long)]
         all: bool,
     },
+    /// Analyse every position of a record's main line and print each move's score, the
+    /// best move, the engine's line and a mark (?! inaccuracy, ? mistake, ?? blunder).
+    /// `--engine NAME` picks a configured engine (or one given as NAME=COMMAND).
+    Analyse {
+        /// The record file (PGN, KIF, KI2, CSA, .gib, FEN/USI line).
+        file: std::path::PathBuf,
+        /// Which game of a file holding several to analyse (1 = the first).
+        #[arg(long, value_name = "N")]
+        game: Option<usize>,
+        /// Seconds per position (default: a node budget, the same on every machine).
+        #[arg(long, value_name = "S", conflicts_with = "nodes")]
+        time: Option<f64>,
+        /// Nodes per position.
+        #[arg(long, value_name = "N")]
+        nodes: Option<u64>,
+        /// Also write the record with the analysis as comments (format from the extension).
+        #[arg(long, value_name = "FILE")]
+        out: Option<std::path::PathBuf>,
+    },
     /// The configuration file: where it is, an example, a check.
     Config {
         #[command(subcommand)]
@@ -134,6 +159,18 @@ enum Mode {
     Show {
         /// The rule set.
         variant: String,
+    },
+    /// Print a completion script for a shell: bash, zsh, fish, powershell or elvish.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print qipan's manual page (roff), e.g. `qipan man > qipan.1`; with `--dir`, write
+    /// it and a page for each subcommand (qipan-convert.1, …) into a folder.
+    Man {
+        /// The folder to write every page into (e.g. ~/.local/share/man/man1).
+        #[arg(long, value_name = "FOLDER")]
+        dir: Option<std::path::PathBuf>,
     },
 }
 
@@ -290,7 +327,42 @@ fn app_offering_autosave(app: App) -> App {
 
 fn run(cli: Cli) -> Result<(), String> {
     let stdout = std::io::stdout();
+    // Shell integration needs no settings, so a broken config cannot stop it.
+    match &cli.command {
+        Some(Mode::Completions { shell }) => {
+            let mut out = Vec::new();
+            clap_complete::generate(*shell, &mut Cli::command(), "qipan", &mut out);
+            return stdout.lock().write_all(&out).map_err(|e| e.to_string());
+        }
+        Some(Mode::Man { dir: Some(dir) }) => {
+            std::fs::create_dir_all(dir)
+                .and_then(|()| clap_mangen::generate_to(Cli::command(), dir))
+                .map_err(|e| format!("{}: {e}", dir.display()))?;
+            println!("{}", dir.display());
+            return Ok(());
+        }
+        Some(Mode::Man { dir: None }) => {
+            let mut out = Vec::new();
+            clap_mangen::Man::new(Cli::command())
+                .render(&mut out)
+                .map_err(|e| e.to_string())?;
+            return stdout.lock().write_all(&out).map_err(|e| e.to_string());
+        }
+        _ => {}
+    }
     let (path, mut loaded) = load_config(&cli)?;
+    if let Some(file) = cli.log.as_ref().or(loaded.config.log_file.as_ref()) {
+        qipan::logging::start(file).map_err(|e| format!("{}: {e}", file.display()))?;
+        log::info!(target: "qipan", "arguments: {:?}", std::env::args().collect::<Vec<_>>());
+        log::info!(
+            target: "qipan",
+            "config: {}",
+            path.as_deref().map_or("(none)".to_string(), |p| p.display().to_string())
+        );
+        for warning in &loaded.warnings {
+            log::warn!(target: "config", "{}", warning.text(qipan::i18n::Language::English));
+        }
+    }
     let folder = path.as_deref().and_then(Path::parent);
     let (user_theme, theme_warnings) = qipan::theme::load_configured(&loaded.config.theme, folder);
     if user_theme.is_none() && !theme_warnings.is_empty() {
@@ -315,8 +387,19 @@ fn run(cli: Cli) -> Result<(), String> {
             std::env::set_var(autosave::PATH_VARIABLE, folder.join("autosave.txt"));
         }
     }
+    remove_stale_temporary_files(path.as_deref());
     let mut app = App::from_config(loaded.config.clone(), path, &loaded.warnings);
-    add_engine_flags(&mut app, &cli.engines, cli.hint_engine.as_deref())?;
+    // `qipan analyse --engine NAME` names an engine; NAME=COMMAND adds one everywhere.
+    let analysing = matches!(cli.command, Some(Mode::Analyse { .. }));
+    let (engine_flags, engine_names): (Vec<String>, Vec<String>) = if analysing {
+        cli.engines
+            .iter()
+            .cloned()
+            .partition(|flag| flag.contains('='))
+    } else {
+        (cli.engines.clone(), Vec::new())
+    };
+    add_engine_flags(&mut app, &engine_flags, cli.hint_engine.as_deref())?;
     let mode = qipan::theme::ColorMode::from_environment();
     app.set_theme(&loaded.config.theme, user_theme, mode);
     if let Some(game) = cli.command.as_ref().and_then(game_of) {
@@ -329,7 +412,13 @@ fn run(cli: Cli) -> Result<(), String> {
     }
     match cli.command {
         Some(
-            Mode::Xiangqi | Mode::Shogi | Mode::Janggi | Mode::Gungjanggi | Mode::Config { .. },
+            Mode::Xiangqi
+            | Mode::Shogi
+            | Mode::Janggi
+            | Mode::Gungjanggi
+            | Mode::Config { .. }
+            | Mode::Completions { .. }
+            | Mode::Man { .. },
         ) => Ok(()),
         Some(Mode::RenderBench { width, height }) => {
             for (name, micros) in qipan::ui::benchmark::frame_times(settings, width, height) {
@@ -413,8 +502,182 @@ fn run(cli: Cli) -> Result<(), String> {
                 GamesToConvert::One(game)
             },
         ),
+        Some(Mode::Analyse {
+            file,
+            game,
+            time,
+            nodes,
+            out,
+        }) => {
+            // The engine named last, else the last one given as NAME=COMMAND, else qipan's own.
+            let engine = engine_names.last().cloned().or_else(|| {
+                engine_flags
+                    .last()
+                    .and_then(|flag| flag.split_once('='))
+                    .map(|(name, _)| name.trim().to_string())
+            });
+            let budget = match (time, nodes) {
+                (Some(seconds), _) => {
+                    if !(seconds.is_finite() && seconds > 0.0 && seconds <= 3600.0) {
+                        return Err(format!(
+                            "--time {seconds}: give the seconds per position, more than 0 and at most 3600"
+                        ));
+                    }
+                    Budget::Time(std::time::Duration::from_secs_f64(seconds))
+                }
+                (None, Some(0)) => return Err("--nodes 0: give at least 1 node".to_string()),
+                (None, Some(nodes)) => Budget::Nodes(nodes),
+                (None, None) => Budget::default(),
+            };
+            analyse_command(&app, &file, game, engine.as_deref(), budget, out.as_deref())
+        }
         None => qipan::tui::run(app_offering_autosave(app)).map_err(|e| e.to_string()),
     }
+}
+
+/// `qipan analyse`: reads the record, analyses its main line with a progress bar on
+/// standard error, prints the per-move report, and writes the commented record to `out`.
+fn analyse_command(
+    app: &App,
+    file: &Path,
+    number: Option<usize>,
+    engine_name: Option<&str>,
+    budget: Budget,
+    out: Option<&Path>,
+) -> Result<(), String> {
+    use qipan::analysis::{self, Analyser, Settings};
+    use std::io::IsTerminal;
+    let language = app.settings.language;
+    let out_format = match out {
+        Some(path) => Some(analysis_out_format(path)?),
+        None => None,
+    };
+    let record = match read_chosen_game(file, number, "analysing")?.0 {
+        Ok(record) => record,
+        Err(mut error) => match error.partial.take() {
+            Some(partial) => {
+                eprintln!("qipan: {error}; analysing the moves before it");
+                *partial
+            }
+            None => return Err(error.to_string()),
+        },
+    };
+    let game = &record.game;
+    let variant = game.variant();
+    let mut builtin;
+    let mut external;
+    let mut analyser = match engine_name {
+        None => {
+            builtin = qipan::engine::Engine::new(64);
+            Analyser::BuiltIn(&mut builtin)
+        }
+        Some(name) => {
+            let spec = app
+                .settings
+                .engines
+                .iter()
+                .find(|spec| spec.name == name)
+                .ok_or_else(|| {
+                    format!("--engine '{name}': no engine has that name (configure it in [[engines]] or give NAME=COMMAND)")
+                })?;
+            if !spec.can_play(variant) {
+                return Err(format!(
+                    "--engine '{name}': a {} engine cannot analyse {}",
+                    spec.protocol.name(),
+                    variant.id()
+                ));
+            }
+            external = qipan::protocol::client::ExternalEngine::start(spec)
+                .map_err(|error| error.message(language))?;
+            Analyser::External(&mut external)
+        }
+    };
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let show_bar = std::io::stderr().is_terminal();
+    let mut progress = |step: analysis::Progress| {
+        if show_bar {
+            eprint!("\r{}", progress_bar(step.done, step.total));
+            if step.done == step.total {
+                eprintln!();
+            }
+        }
+    };
+    let settings = Settings { budget, lines: 1 };
+    let result = analysis::analyse(
+        &mut analyser,
+        game.start(),
+        game.moves(),
+        settings,
+        &stop,
+        &mut progress,
+    )
+    .map_err(|error| format!("{}: {error}", file.display()))?;
+    let kind = variant.kind();
+    let notation = qipan::rules::notation::default_notation(
+        variant,
+        language == qipan::i18n::Language::Korean,
+    );
+    let names = [Side::First, Side::Second]
+        .map(|side| language.text(qipan::app::side_key(kind, side)).to_string());
+    let budget_text = match budget {
+        Budget::Nodes(nodes) => {
+            language.format(Key::AnalysisNodesPerPosition, &[&nodes.to_string()])
+        }
+        Budget::Time(time) => language.format(
+            Key::AnalysisSecondsPerPosition,
+            &[&format!("{:.2}", time.as_secs_f64())],
+        ),
+    };
+    println!("{} · {budget_text}", result.engine);
+    print!(
+        "{}",
+        analysis::report_text(
+            &result,
+            game.start(),
+            game.moves(),
+            notation,
+            language,
+            [&names[0], &names[1]]
+        )
+    );
+    if let (Some(path), Some(format)) = (out, out_format) {
+        let annotated = analysis::annotate(&record, &result, format, &budget_text);
+        let text = qipan::record::write(&annotated, format)?;
+        qipan::record::autosave::write_atomically(path, &text)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// The record format `--out` names by its extension; only formats with comments fit.
+fn analysis_out_format(path: &Path) -> Result<qipan::record::Format, String> {
+    use qipan::record::Format;
+    match Format::from_extension(&path.display().to_string()) {
+        Some(format @ (Format::Pgn | Format::Kif | Format::Ki2 | Format::Csa)) => Ok(format),
+        Some(format) => Err(format!(
+            "{}: {} cannot hold the analysis; use .pgn, .kifu, .ki2 or .csa",
+            path.display(),
+            format.name()
+        )),
+        None => Err(format!(
+            "{}: unknown record extension (use .pgn, .kifu, .ki2 or .csa)",
+            path.display()
+        )),
+    }
+}
+
+/// `analysing [██████░░░░░░░░░░░░░░]  37/101`, for standard error.
+fn progress_bar(done: usize, total: usize) -> String {
+    const WIDTH: usize = 30;
+    let filled = (done * WIDTH)
+        .checked_div(total)
+        .unwrap_or(WIDTH)
+        .min(WIDTH);
+    format!(
+        "analysing [{}{}] {done:>4}/{total}",
+        "█".repeat(filled),
+        "░".repeat(WIDTH - filled)
+    )
 }
 
 /// Adds the `--engine` flags to the config's engines and picks the `--hint-engine`.
@@ -590,10 +853,26 @@ fn convert(
     written
 }
 
+/// Removes what saves killed half-way left in qipan's own folders (the autosave's,
+/// the history, the games and the config's): see
+/// [`autosave::remove_stale_temporary_files`].
+fn remove_stale_temporary_files(config_file: Option<&Path>) {
+    let folders = [
+        qipan::folders::autosave_folder(),
+        qipan::folders::history_folder(),
+        qipan::folders::games_folder(),
+        config_file.and_then(Path::parent).map(Path::to_path_buf),
+    ];
+    for folder in folders.into_iter().flatten() {
+        autosave::remove_stale_temporary_files(&folder);
+    }
+}
+
 fn main() -> ExitCode {
     match run(Cli::parse()) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
+            log::error!(target: "qipan", "{message}");
             note!("qipan: {message}");
             ExitCode::FAILURE
         }

@@ -1,6 +1,6 @@
 //! The terminal: raw mode, alternate screen and mouse capture, restored on
-//! every way out (quit, Ctrl-C, SIGTERM/SIGHUP, panic); the event loop with a
-//! tick; the CPU worker threads.
+//! every way out (quit, Ctrl-C, SIGTERM/SIGHUP on Unix, Ctrl-Break and closing the
+//! console on Windows, panic); the event loop with a tick; the CPU worker threads.
 
 use crate::app::keymap::action_for_key;
 use crate::app::records::SaveTarget;
@@ -61,16 +61,11 @@ impl Drop for TerminalGuard {
 
 /// Runs the interactive client until the user quits.
 pub fn run(mut app: App) -> io::Result<()> {
-    // SIGTERM and SIGHUP only set a flag; the loop sees it within one tick and
-    // leaves through the guard, so the terminal is restored in the main thread.
+    // A request to end (a signal, the console closing) only sets a flag; the loop sees
+    // it within one tick and leaves through the guard, so the terminal is restored and
+    // the last autosave written in the main thread.
     let terminate = Arc::new(AtomicBool::new(false));
-    for signal in [
-        signal_hook::consts::SIGTERM,
-        signal_hook::consts::SIGHUP,
-        signal_hook::consts::SIGINT,
-    ] {
-        signal_hook::flag::register(signal, Arc::clone(&terminate))?;
-    }
+    watch_for_termination(&terminate)?;
     install_panic_hook();
     enable_raw_mode()?;
     let _guard = TerminalGuard;
@@ -107,7 +102,89 @@ pub fn run(mut app: App) -> io::Result<()> {
     stop_all(&mut app, &sender, &pool);
     // Dropping the pool ends the external engines.
     drop(pool);
+    #[cfg(windows)]
+    console::finished();
     result
+}
+
+/// SIGTERM, SIGHUP and SIGINT set `flag` (Ctrl-C itself arrives as a key in raw mode).
+#[cfg(unix)]
+fn watch_for_termination(flag: &Arc<AtomicBool>) -> io::Result<()> {
+    for signal in [
+        signal_hook::consts::SIGTERM,
+        signal_hook::consts::SIGHUP,
+        signal_hook::consts::SIGINT,
+    ] {
+        signal_hook::flag::register(signal, Arc::clone(flag))?;
+    }
+    Ok(())
+}
+
+/// Ctrl-C, Ctrl-Break, closing the console window, logging off and shutting down set
+/// `flag`.
+#[cfg(windows)]
+fn watch_for_termination(flag: &Arc<AtomicBool>) -> io::Result<()> {
+    console::install(flag)
+}
+
+/// Elsewhere only the keys end the client.
+#[cfg(not(any(unix, windows)))]
+fn watch_for_termination(_flag: &Arc<AtomicBool>) -> io::Result<()> {
+    Ok(())
+}
+
+/// The Windows console's control events.
+#[cfg(windows)]
+mod console {
+    use std::io;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::{Arc, OnceLock};
+    use std::time::{Duration, Instant};
+    use windows_sys::core::BOOL;
+    use windows_sys::Win32::System::Console::{
+        SetConsoleCtrlHandler, CTRL_CLOSE_EVENT, CTRL_LOGOFF_EVENT, CTRL_SHUTDOWN_EVENT,
+    };
+
+    /// The flag the event loop watches.
+    static TERMINATE: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+    /// Set once the loop has saved and restored the terminal.
+    static FINISHED: AtomicBool = AtomicBool::new(false);
+
+    /// Runs on a thread of its own that Windows starts for each event. For a closing
+    /// console Windows ends the process as soon as this returns, so it waits (at most
+    /// four seconds, within the five Windows allows) for the loop to finish its work.
+    unsafe extern "system" fn handler(event: u32) -> BOOL {
+        let Some(flag) = TERMINATE.get() else {
+            return 0;
+        };
+        flag.store(true, Ordering::Relaxed);
+        if matches!(
+            event,
+            CTRL_CLOSE_EVENT | CTRL_LOGOFF_EVENT | CTRL_SHUTDOWN_EVENT
+        ) {
+            let deadline = Instant::now() + Duration::from_secs(4);
+            while !FINISHED.load(Ordering::Relaxed) && Instant::now() < deadline {
+                std::thread::sleep(Duration::from_millis(20));
+            }
+        }
+        1
+    }
+
+    /// Installs the handler that sets `flag`.
+    pub fn install(flag: &Arc<AtomicBool>) -> io::Result<()> {
+        let _ = TERMINATE.set(Arc::clone(flag));
+        // SAFETY: `handler` is a function that lives as long as the program and only
+        // touches atomics and a `OnceLock` set before it is installed.
+        if unsafe { SetConsoleCtrlHandler(Some(handler), 1) } == 0 {
+            return Err(io::Error::last_os_error());
+        }
+        Ok(())
+    }
+
+    /// Tells a waiting handler that the client has finished.
+    pub fn finished() {
+        FINISHED.store(true, Ordering::Relaxed);
+    }
 }
 
 /// Stops the CPU and writes the last autosave (with the clocks as they stand now).
@@ -222,6 +299,7 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
                                 .format(Key::FolderIsAFile, &[&folder.display().to_string()]),
                             None => format!("{}: {error}", path.display()),
                         };
+                        log::error!(target: "files", "autosave: {detail}");
                         app.show_error(Key::StatusAutosaveFailed, &detail);
                     }
                 }
@@ -245,6 +323,7 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
                 if let Some(path) = autosave::default_path() {
                     if let Err(error) = autosave::remove(&path) {
                         let detail = format!("{}: {error}", path.display());
+                        log::error!(target: "files", "autosave: {detail}");
                         app.show_error(Key::StatusAutosaveFailed, &detail);
                     }
                 }
@@ -267,6 +346,7 @@ pub fn open_record(app: &mut App, name: &str) {
     let picked = match crate::record::read_nth_file(&path, number) {
         Ok(picked) => picked,
         Err(error) => {
+            log::error!(target: "record", "{error}");
             let text = error.text(app.settings.language);
             return app.show_error(Key::StatusOpenFailed, &text);
         }
@@ -286,6 +366,7 @@ pub fn open_record(app: &mut App, name: &str) {
     match game {
         Ok(record) => app.open_record(record, None),
         Err(mut error) => {
+            log::warn!(target: "record", "{error}");
             let text = error.text(app.settings.language);
             match error.partial.take() {
                 Some(partial) => app.open_record(*partial, Some(&text)),
@@ -311,11 +392,11 @@ fn full_path(path: &Path) -> String {
 /// existing file without asking (then [`SaveTarget::Replace`]) — or to the history folder
 /// under a name of its own. Says the full path written, or why not.
 pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
-    let now = library::utc_now();
+    let now = library::local_now();
     if record.header("Date").is_none() {
         record
             .headers
-            .push(("Date".to_string(), library::pgn_date(now)));
+            .push(("Date".to_string(), library::pgn_date(now.date())));
     }
     let format = if record.game.variant().kind() == GameKind::Shogi {
         Format::Kif
@@ -382,6 +463,9 @@ pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
             app.report_saved(&full_path(&path))
         }
         (Ok(()), SaveTarget::History) => {}
-        (Err(error), _) => app.show_error(Key::StatusSaveFailed, &error),
+        (Err(error), _) => {
+            log::error!(target: "files", "save: {error}");
+            app.show_error(Key::StatusSaveFailed, &error)
+        }
     }
 }

@@ -122,3 +122,223 @@ fn modules_below_the_app_do_not_import_it() {
         assert_absent(dir, &["crate::app"]);
     }
 }
+
+/// Analysis sits below the app: the terminal client runs it on a worker, `qipan analyse`
+/// prints what it returns; it draws, prints and reads files itself never.
+#[test]
+fn analysis_sits_below_the_app() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/analysis.rs");
+    let text = std::fs::read_to_string(path).unwrap();
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    for word in [
+        "crate::app",
+        "crate::ui",
+        "crate::tui",
+        "ratatui",
+        "crossterm",
+        "std::fs",
+        "println!",
+        "eprint",
+    ] {
+        assert!(!code.contains(word), "src/analysis.rs uses {word}");
+    }
+}
+
+/// Calls that exist only on Unix: each must sit inside a `#[cfg(unix)]` item or block,
+/// so qipan still builds for Windows.
+const UNIX_ONLY: &[&str] = &[
+    "std::os::unix",
+    "PermissionsExt",
+    "MetadataExt",
+    "FileTypeExt",
+    "signal_hook",
+    "libc::",
+    "nix::",
+    "rustix::",
+    "SIGHUP",
+    "SIGTERM",
+    "SIGKILL",
+    "\"/dev/",
+    "\"sh\"",
+    "\"HOME\"",
+];
+
+/// The Unix-only words of `source` outside `#[cfg(unix)]` regions, as (line, word).
+/// Comments are skipped; braces inside string and character literals do not count.
+fn unix_only_outside_cfg(source: &str) -> Vec<(usize, &'static str)> {
+    // Per line: the code without comments (literals kept), and whether a cfg(unix)
+    // region covers it.
+    let mut found = Vec::new();
+    let chars: Vec<char> = source.chars().collect();
+    let mut line = 1;
+    let mut code = String::new();
+    let mut depth = 0usize;
+    let mut regions: Vec<usize> = Vec::new();
+    let mut pending = false;
+    let mut covered = false;
+    let mut index = 0;
+    let mut finish_line = |code: &mut String, line: usize, covered: bool| {
+        if !covered {
+            for word in UNIX_ONLY {
+                // A whole word: `nix::` is not the end of `unix::`.
+                let whole = code.match_indices(word).any(|(at, _)| {
+                    let before = code[..at].chars().next_back();
+                    !word.starts_with(|c: char| c.is_alphanumeric())
+                        || !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                });
+                if whole {
+                    found.push((line, *word));
+                }
+            }
+        }
+        code.clear();
+    };
+    while index < chars.len() {
+        let c = chars[index];
+        let next = chars.get(index + 1).copied();
+        if c == '\n' {
+            finish_line(&mut code, line, covered);
+            line += 1;
+            covered = pending || !regions.is_empty();
+            index += 1;
+            continue;
+        }
+        if c == '/' && next == Some('/') {
+            while index < chars.len() && chars[index] != '\n' {
+                index += 1;
+            }
+            continue;
+        }
+        if c == '/' && next == Some('*') {
+            index += 2;
+            while index + 1 < chars.len() && !(chars[index] == '*' && chars[index + 1] == '/') {
+                if chars[index] == '\n' {
+                    finish_line(&mut code, line, covered);
+                    line += 1;
+                }
+                index += 1;
+            }
+            index += 2;
+            continue;
+        }
+        if c == '"' {
+            code.push(c);
+            index += 1;
+            while index < chars.len() && chars[index] != '"' {
+                if chars[index] == '\\' {
+                    code.push(chars[index]);
+                    index += 1;
+                }
+                if chars[index] == '\n' {
+                    finish_line(&mut code, line, covered);
+                    line += 1;
+                } else {
+                    code.push(chars[index]);
+                }
+                index += 1;
+            }
+            code.push('"');
+            index += 1;
+            continue;
+        }
+        if c == '\'' {
+            // A character literal ('{', '\n', '\''), not a lifetime ('a).
+            let end = if next == Some('\\') {
+                (index + 2..chars.len()).find(|&i| chars[i] == '\'')
+            } else if chars.get(index + 2) == Some(&'\'') {
+                Some(index + 2)
+            } else {
+                None
+            };
+            if let Some(end) = end {
+                code.extend(&chars[index..=end]);
+                index = end + 1;
+                continue;
+            }
+        }
+        code.push(c);
+        if code.ends_with("#[cfg(unix)]")
+            || code.ends_with("#[cfg(all(unix")
+            || code.ends_with("#[cfg(target_family = \"unix\")]")
+        {
+            pending = true;
+            covered = true;
+        }
+        match c {
+            '{' => {
+                if pending {
+                    regions.push(depth);
+                    pending = false;
+                }
+                depth += 1;
+            }
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if regions.last() == Some(&depth) {
+                    regions.pop();
+                }
+            }
+            ';' if pending => pending = false,
+            _ => {}
+        }
+        index += 1;
+    }
+    finish_line(&mut code, line, covered);
+    found
+}
+
+#[test]
+fn the_unix_only_check_finds_what_it_should() {
+    let source = r#"
+//! SIGHUP in a comment is fine.
+use std::os::unix::fs::PermissionsExt;
+#[cfg(unix)]
+use std::os::unix::fs::MetadataExt;
+#[cfg(unix)]
+fn signals() {
+    let braces = ['{', '{'];
+    let text = "}}";
+    signal_hook::flag::register(SIGHUP, flag);
+}
+fn elsewhere() {
+    #[cfg(unix)]
+    {
+        let _ = std::fs::read("/dev/null");
+    }
+    let _ = std::process::Command::new("sh");
+}
+"#;
+    assert_eq!(
+        unix_only_outside_cfg(source),
+        vec![(3, "std::os::unix"), (3, "PermissionsExt"), (17, "\"sh\"")]
+    );
+}
+
+/// qipan builds on Windows and macOS too: no Unix-only call outside `#[cfg(unix)]`.
+#[test]
+fn unix_only_calls_are_inside_cfg_unix() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut stack = vec![root];
+    let mut problems = Vec::new();
+    let mut files = 0;
+    while let Some(path) = stack.pop() {
+        for entry in std::fs::read_dir(&path).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files += 1;
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (line, word) in unix_only_outside_cfg(&text) {
+                    problems.push(format!("{}:{line}: {word}", path.display()));
+                }
+            }
+        }
+    }
+    assert!(files > 50);
+    assert!(
+        problems.is_empty(),
+        "Unix-only outside #[cfg(unix)]:\n{}",
+        problems.join("\n")
+    );
+}

@@ -500,3 +500,121 @@ fn levels_are_named_and_repeatable() {
     }
     assert_eq!(limits_for_level(10, Duration::from_secs(2)).nodes, None);
 }
+
+/// Searches `fen` for `lines` best lines within `limits`; returns the lines of the last
+/// completed depth as "uci-move score" pairs, best first, and every report seen.
+fn best_lines(variant: &str, fen: &str, lines: u32, limits: Limits) -> (Vec<SearchInfo>, Game) {
+    let variant = Variant::from_name(variant).unwrap();
+    let game = Game::new(variant.position_from_fen(fen).unwrap());
+    let stop = AtomicBool::new(false);
+    let limits = Limits {
+        multipv: lines,
+        ..limits
+    };
+    let outcome = Engine::default()
+        .search_lines(&game, limits, &stop, &mut |_| {})
+        .expect("a legal move");
+    (outcome.lines, game)
+}
+
+#[test]
+fn multipv_orders_three_captures_by_what_they_win_in_xiangqi() {
+    // Three undefended pieces to take: a cannon (a7) by the chariot, an elephant (g10) by
+    // the horse, a soldier (i7) by the red soldier. No red move gives check (checks are
+    // searched deeper), and black has nothing to take back with.
+    //   . . . . k . b . .   10
+    //   . . . . . . . . .    9
+    //   . . . . . . . N .    8
+    //   c . . . . . . P p    7
+    //   …
+    //   R . . K . . . . .    1
+    let fen = "4k1b2/9/7N1/c6Pp/9/9/9/9/9/R2K5 w - - 0 1";
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let (lines, game) = best_lines("xiangqi", fen, 3, limits);
+    let moves: Vec<String> = lines
+        .iter()
+        .map(|line| game.position().move_to_uci(line.principal_variation[0]))
+        .collect();
+    assert_eq!(moves[..2], ["a1a7", "h8g10"], "{lines:?}");
+    assert!(!moves[..2].contains(&moves[2]), "{moves:?}");
+    assert_eq!(
+        lines.iter().map(|l| l.multipv).collect::<Vec<_>>(),
+        [1, 2, 3]
+    );
+    let scores: Vec<i32> = lines
+        .iter()
+        .map(|l| match l.score {
+            Score::Centipawns(cp) => cp,
+            Score::Mate(_) => panic!("no mate here: {l:?}"),
+        })
+        .collect();
+    assert!(
+        scores[0] > scores[1] + 150 && scores[1] >= scores[2],
+        "{scores:?}"
+    );
+    assert!(lines.iter().all(|l| l.depth == 2));
+}
+
+#[test]
+fn multipv_in_shogi_puts_the_rook_capture_before_the_pawn_capture() {
+    // Sente's rook on 5e takes the rook on 5b (promoting or not) or the pawn on 9e; nothing
+    // defends either.
+    let fen = "k8/4r4/9/9/p3R4/9/9/9/8K[] w - - 0 1";
+    let limits = Limits {
+        depth: Some(3),
+        ..Limits::default()
+    };
+    let (lines, game) = best_lines("shogi", fen, 3, limits);
+    let moves: Vec<String> = lines
+        .iter()
+        .map(|line| game.position().move_to_uci(line.principal_variation[0]))
+        .collect();
+    assert_eq!(moves.len(), 3, "{lines:?}");
+    assert!(moves[0].starts_with("e5e8"), "{moves:?}");
+    assert!(moves[1].starts_with("e5e8"), "{moves:?}");
+    assert_ne!(moves[0], moves[1]);
+    assert!(moves[2].starts_with("e5a5"), "{moves:?}");
+}
+
+#[test]
+fn multipv_is_the_same_twice_under_a_node_budget_and_one_line_is_unchanged() {
+    let fen = "r1bakab1r/9/1cn4c1/p1p1p1p1p/9/6P2/P1P1P1n1P/1C2C1N2/9/RNBAKAB1R w - - 4 4";
+    let limits = Limits {
+        nodes: Some(30_000),
+        ..Limits::default()
+    };
+    let render = |lines: &[SearchInfo]| {
+        lines
+            .iter()
+            .map(|l| {
+                format!(
+                    "{} {} {:?} {:?}",
+                    l.multipv, l.depth, l.score, l.principal_variation
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    let (first, _) = best_lines("xiangqi", fen, 3, limits);
+    let (second, _) = best_lines("xiangqi", fen, 3, limits);
+    assert_eq!(first.len(), 3);
+    assert_eq!(render(&first), render(&second));
+    let firsts: Vec<_> = first.iter().map(|l| l.principal_variation[0]).collect();
+    assert!(firsts[0] != firsts[1] && firsts[1] != firsts[2] && firsts[0] != firsts[2]);
+    // MultiPV 0 and 1 are the same single-line search.
+    let (zero, _) = best_lines("xiangqi", fen, 0, limits);
+    let (one, _) = best_lines("xiangqi", fen, 1, limits);
+    assert_eq!(render(&zero), render(&one));
+    assert_eq!(one.len(), 1);
+    // More lines than legal moves: one line per legal move.
+    // Here the king steps aside or the soldier steps forward.
+    let (all, _) = best_lines(
+        "xiangqi",
+        "4k4/9/9/9/9/9/P8/9/4A4/3AK4 w - - 0 1",
+        20,
+        limits,
+    );
+    assert_eq!(all.len(), 2, "{all:?}");
+}

@@ -9,6 +9,7 @@ use qipan::protocol::client::{
 use qipan::rules::any::Variant;
 use qipan::rules::game::Game;
 use qipan::rules::janggi::JanggiRules;
+use qipan::rules::Position;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -318,4 +319,107 @@ fn an_engine_that_dies_while_thinking_is_reported_at_once() {
         "{:?}",
         started.elapsed()
     );
+}
+
+#[test]
+fn an_external_engine_reports_several_lines_when_it_offers_multipv() {
+    // qipan itself, as UCI: the chariot takes the cannon, the horse the elephant.
+    let mut engine = ExternalEngine::start(&qipan(EngineProtocol::Uci)).expect("qipan starts");
+    assert!(engine.offers_multipv());
+    let position = Variant::Xiangqi
+        .position_from_fen("4k1b2/9/7N1/c6Pp/9/9/9/9/9/R2K5 w - - 0 1")
+        .unwrap();
+    let game = Game::new(position.clone());
+    let limits = Limits {
+        depth: Some(2),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let mut heard = Vec::new();
+    let (answer, lines) = engine
+        .search_lines(&game, &limits, 3, &stop, &mut |k, _| heard.push(k))
+        .expect("lines");
+    let firsts: Vec<String> = lines
+        .iter()
+        .map(|line| position.move_to_uci(line.principal_variation[0]))
+        .collect();
+    assert_eq!(firsts.len(), 3, "{lines:?}");
+    assert_eq!(firsts[..2], ["a1a7", "h8g10"]);
+    assert_eq!(answer, EngineMove::Move(lines[0].principal_variation[0]));
+    assert!(heard.contains(&3), "{heard:?}");
+    // Playing again: one line, and only the best line's progress reaches the caller.
+    let mut reports = Vec::new();
+    let answer = engine
+        .search(&game, &limits, &stop, &mut |report| reports.push(report))
+        .expect("a move");
+    assert_eq!(answer, EngineMove::Move(lines[0].principal_variation[0]));
+    assert!(!reports.is_empty());
+    assert!(reports
+        .iter()
+        .all(|r| position.move_to_uci(r.principal_variation[0]) == "a1a7"));
+    engine.quit();
+}
+
+/// A USI engine in sh that offers `USI_MultiPV` and, once it is set to 2, reports two
+/// lines, then a failed-window (`lowerbound`) report that must not count as a line.
+fn multipv_engine() -> EngineSpec {
+    let script = "mp=1; while read -r line; do case \"$line\" in \
+         usi) echo 'id name twolines'; echo 'option name USI_MultiPV type spin default 1 min 1 max 10'; echo usiok;; \
+         isready) echo readyok;; \
+         *USI_MultiPV*'value 2'*) mp=2;; \
+         go*) echo 'info depth 2 multipv 1 score cp 50 nodes 100 pv 7g7f 3c3d'; \
+              if [ \"$mp\" = 2 ]; then echo 'info depth 2 multipv 2 score cp 20 nodes 120 pv 2g2f'; fi; \
+              echo 'info depth 3 multipv 1 score cp 400 lowerbound nodes 200 pv 5g5f'; \
+              echo 'bestmove 7g7f';; \
+         quit) exit 0;; \
+         esac; done";
+    EngineSpec {
+        name: "twolines".to_string(),
+        command: "sh".to_string(),
+        args: vec!["-c".to_string(), script.to_string()],
+        protocol: EngineProtocol::Usi,
+        options: Vec::new(),
+    }
+}
+
+#[test]
+fn multipv_lines_of_an_external_engine_are_read_and_bounds_are_not_lines() {
+    use qipan::analysis::{analyse, Analyser, Budget, Evaluation, Settings};
+    use qipan::engine::Score;
+    let mut engine =
+        ExternalEngine::start_with(&multipv_engine(), short_timeouts()).expect("the script starts");
+    assert!(engine.offers_multipv());
+    let game = Game::from_variant(Variant::Shogi);
+    let limits = Limits {
+        nodes: Some(1000),
+        ..Limits::default()
+    };
+    let stop = AtomicBool::new(false);
+    let (answer, lines) = engine
+        .search_lines(&game, &limits, 2, &stop, &mut |_, _| {})
+        .expect("lines");
+    let scores: Vec<Score> = lines.iter().map(|l| l.score).collect();
+    assert_eq!(scores, [Score::Centipawns(50), Score::Centipawns(20)]);
+    assert_eq!(lines[0].principal_variation.len(), 2);
+    assert_eq!(answer, EngineMove::Move(lines[0].principal_variation[0]));
+    // The analysis of the start position through this engine: its score and move.
+    let settings = Settings {
+        budget: Budget::Nodes(1000),
+        lines: 2,
+    };
+    let analysis = analyse(
+        &mut Analyser::External(&mut engine),
+        game.start(),
+        &[],
+        settings,
+        &stop,
+        &mut |_| {},
+    )
+    .expect("analysed");
+    assert_eq!(analysis.engine, "twolines");
+    let position = &analysis.positions[0];
+    assert_eq!(position.evaluation, Some(Evaluation::Units(50)));
+    assert_eq!(position.lines.len(), 2);
+    assert_eq!(position.best, Some(lines[0].principal_variation[0]));
+    engine.quit();
 }

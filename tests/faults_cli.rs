@@ -79,6 +79,7 @@ fn escape_sequences_in_a_record_never_reach_the_terminal() {
     assert_clean("error naming the file", &output.stderr);
 }
 
+#[cfg(unix)]
 #[test]
 fn a_full_disk_is_a_clear_error_and_never_a_panic() {
     if !Path::new("/dev/full").exists() {
@@ -105,6 +106,7 @@ fn a_full_disk_is_a_clear_error_and_never_a_panic() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_closed_pipe_ends_quietly_like_unix_tools() {
     for args in [
@@ -127,6 +129,7 @@ fn a_closed_pipe_ends_quietly_like_unix_tools() {
 
 /// Issue 18 items 8 and 12: a device, a FIFO or a folder is refused before anything is
 /// read, as a record (`convert`, `open`) and as a config or theme file.
+#[cfg(unix)]
 #[test]
 fn devices_and_folders_are_refused_as_records_and_settings() {
     if !Path::new("/dev/zero").exists() {

@@ -400,3 +400,79 @@ proptest::proptest! {
         proptest::prop_assert!(raw.is_empty(), "{raw:?} in {text}");
     }
 }
+
+/// The `info` lines of depth `depth` that carry `multipv`, as (k, first PV move).
+fn multipv_lines(out: &str, depth: u32) -> Vec<(u32, String)> {
+    out.lines()
+        .filter(|l| l.starts_with(&format!("info depth {depth} multipv ")))
+        .map(|l| {
+            let words: Vec<&str> = l.split_whitespace().collect();
+            let k = words[4].parse().unwrap();
+            let pv = words.iter().position(|w| *w == "pv").unwrap();
+            (k, words[pv + 1].to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn uci_multipv_reports_the_best_lines_each_depth() {
+    let out = run_uci("uci\n");
+    assert!(
+        out.contains("option name MultiPV type spin default 1 min 1 max 500"),
+        "{out}"
+    );
+    // The red chariot takes the cannon (a7); the horse takes the elephant (g10).
+    let out = run_uci(
+        "setoption name UCI_Variant value xiangqi\nsetoption name MultiPV value 3\n\
+         position fen 4k1b2/9/7N1/c6Pp/9/9/9/9/9/R2K5 w - - 0 1\ngo depth 2\n",
+    );
+    let lines = multipv_lines(&out, 2);
+    assert_eq!(lines.len(), 3, "{out}");
+    assert_eq!(lines[0], (1, "a1a7".to_string()), "{out}");
+    assert_eq!(lines[1], (2, "h8g10".to_string()), "{out}");
+    assert_eq!(lines[2].0, 3);
+    assert_eq!(bestmove(&out), "a1a7");
+    // Every depth reports its three lines in order, after the depth's first line.
+    for depth in 1..=2 {
+        let ks: Vec<u32> = multipv_lines(&out, depth).iter().map(|l| l.0).collect();
+        assert_eq!(ks, [1, 2, 3], "depth {depth}:\n{out}");
+    }
+    // Back to one line: no multipv word, as before.
+    let out = run_uci(
+        "setoption name MultiPV value 3\nsetoption name MultiPV value 1\nposition startpos\ngo depth 2\n",
+    );
+    assert!(!out.contains("multipv"), "{out}");
+    assert!(out.contains("info depth 2 score "), "{out}");
+}
+
+#[test]
+fn uci_multipv_refuses_values_out_of_range() {
+    for value in ["0", "501", "many"] {
+        let out = run_uci(&format!("setoption name MultiPV value {value}\nisready\n"));
+        assert!(
+            out.contains("info string error: MultiPV needs a number from 1 to 500"),
+            "{value}: {out}"
+        );
+    }
+}
+
+#[test]
+fn usi_multipv_reports_lines_in_usi_notation() {
+    let out = run_usi("usi\n");
+    assert!(
+        out.contains("option name MultiPV type spin default 1 min 1 max 500"),
+        "{out}"
+    );
+    // Sente's rook on 5e takes the rook on 5b (promoting or not) or the pawn on 9e.
+    let out = run_usi(
+        "setoption name MultiPV value 3\nposition sfen k8/4r4/9/9/p3R4/9/9/9/8K b - 1\ngo depth 3\n",
+    );
+    let lines = multipv_lines(&out, 3);
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[0].1.starts_with("5e5b"), "{out}");
+    assert!(lines[1].1.starts_with("5e5b"), "{out}");
+    assert!(lines[2].1.starts_with("5e9e"), "{out}");
+    assert!(bestmove(&out).starts_with("5e5b"), "{out}");
+    let out = run_usi("setoption name USI_MultiPV value 2\nposition startpos\ngo depth 2\n");
+    assert_eq!(multipv_lines(&out, 2).len(), 2, "{out}");
+}

@@ -46,6 +46,9 @@ pub struct Limits {
     pub noise: u32,
     /// Seed of the noise: the same seed and position give the same move.
     pub seed: u64,
+    /// How many best lines to search and report (MultiPV): the best move, the second
+    /// best, and so on, each with its own score and line. 0 and 1 both mean one line.
+    pub multipv: u32,
 }
 
 /// The strongest level: full strength, using the whole move time.
@@ -131,6 +134,9 @@ pub enum Score {
 pub struct SearchInfo {
     /// Depth completed.
     pub depth: u32,
+    /// Which of the best lines this is: 1 for the best, 2 for the second best, … (the
+    /// protocols' `multipv`; always 1 unless [`Limits::multipv`] asks for more).
+    pub multipv: u32,
     /// The score of the best line.
     pub score: Score,
     /// Nodes searched so far.
@@ -193,6 +199,9 @@ pub fn evaluate(position: &AnyPosition) -> i32 {
     }
 }
 
+/// The most lines a MultiPV search reports (more would only repeat the move list).
+pub const MAX_LINES: u32 = 500;
+
 /// Time kept back from every budget for the protocol and the operating system.
 const TIME_RESERVE: Duration = Duration::from_millis(30);
 
@@ -245,6 +254,7 @@ fn plan_for(limits: &Limits) -> search::Plan {
         depth_limit: limits
             .depth
             .map_or(search::MAX_PLY as i32, |d| d.max(1) as i32),
+        lines: limits.multipv.clamp(1, MAX_LINES) as usize,
         noise: limits.noise.min(1_000) as i32,
         seed: limits.seed,
     }
@@ -300,6 +310,20 @@ impl Engine {
         stop: &AtomicBool,
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Option<Move> {
+        self.search_lines(game, limits, stop, report)
+            .map(|outcome| outcome.best)
+    }
+
+    /// Like [`Engine::search`], returning the whole outcome: the move to play and the
+    /// best lines of the last completed depth ([`Limits::multipv`] of them, best first),
+    /// each with its score, depth and principal variation. `None` when the game is over.
+    pub fn search_lines(
+        &mut self,
+        game: &Game,
+        limits: Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<search::Outcome> {
         let moves = game.legal_moves();
         if moves.is_empty() {
             return None;
@@ -307,35 +331,18 @@ impl Engine {
         self.table.new_search();
         let plan = plan_for(&limits);
         let root_moves = moves.as_slice();
-        match game.position() {
-            AnyPosition::Xiangqi(p) => run_search::<XiangqiPosition>(
-                p,
-                game,
-                root_moves,
-                plan,
-                &mut self.table,
-                stop,
-                report,
-            ),
-            AnyPosition::Janggi(p) => run_search::<JanggiPosition>(
-                p,
-                game,
-                root_moves,
-                plan,
-                &mut self.table,
-                stop,
-                report,
-            ),
-            AnyPosition::Shogi(p) => run_search::<ShogiPosition>(
-                p,
-                game,
-                root_moves,
-                plan,
-                &mut self.table,
-                stop,
-                report,
-            ),
-        }
+        let table = &mut self.table;
+        Some(match game.position() {
+            AnyPosition::Xiangqi(p) => {
+                run_search::<XiangqiPosition>(p, game, root_moves, plan, table, stop, report)
+            }
+            AnyPosition::Janggi(p) => {
+                run_search::<JanggiPosition>(p, game, root_moves, plan, table, stop, report)
+            }
+            AnyPosition::Shogi(p) => {
+                run_search::<ShogiPosition>(p, game, root_moves, plan, table, stop, report)
+            }
+        })
     }
 }
 
@@ -348,14 +355,13 @@ fn run_search<P: EngineRules>(
     table: &mut TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo),
-) -> Option<Move> {
+) -> search::Outcome {
     let positions = game.positions();
     let history: Vec<(u64, bool)> = positions[..positions.len() - 1]
         .iter()
         .filter_map(|any| P::from_any(any).map(|p| (p.search_key(), p.in_check())))
         .collect();
-    let outcome = search::run(root, &history, root_moves, plan, table, stop, report);
-    Some(outcome.best)
+    search::run(root, &history, root_moves, plan, table, stop, report)
 }
 
 /// Finds a move for the side to move of `game` within `limits`; `report` hears each completed depth.

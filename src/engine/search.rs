@@ -31,6 +31,8 @@ pub struct Plan {
     pub node_limit: u64,
     /// The last depth to search.
     pub depth_limit: i32,
+    /// How many best lines (MultiPV) to search and report, at least 1.
+    pub lines: usize,
     /// Evaluation noise in centipawns (weaker levels), 0 for none.
     pub noise: i32,
     /// Seed of the evaluation noise: the same seed plays the same game.
@@ -78,6 +80,9 @@ pub struct Outcome {
     pub best: Move,
     /// Nodes searched.
     pub nodes: u64,
+    /// The lines of the last completed depth, best first (as reported); empty when not
+    /// even the first depth completed.
+    pub lines: Vec<SearchInfo>,
 }
 
 /// Runs the iterative-deepening search from `root`.
@@ -132,68 +137,84 @@ impl<P: EngineRules> Searcher<'_, P> {
                 moves[..=index].rotate_right(1);
             }
         }
+        let line_count = self.plan.lines.clamp(1, moves.len());
         let mut best = moves[0];
         let mut best_score: i32 = 0;
+        // The score of each line at the last completed depth (aspiration windows start there).
+        let mut line_scores: Vec<i32> = vec![0; line_count];
+        // The lines of the last completed depth, best first.
+        let mut completed: Vec<SearchInfo> = Vec::new();
         let mut stable_iterations = 0;
         let mut previous_score = None;
         let max_depth = self.plan.depth_limit.clamp(1, MAX_PLY as i32 - 8);
         for depth in 1..=max_depth {
-            let mut delta = 35;
-            let (mut alpha, mut beta) = if depth >= 5 && best_score.abs() < MATE_BOUND {
-                (best_score - delta, best_score + delta)
-            } else {
-                (-INFINITY, INFINITY)
-            };
-            let mut iteration_best: Option<(Move, i32)>;
-            loop {
-                iteration_best = self.search_root(root, &mut moves, depth, alpha, beta);
+            // Line `k` searches the root moves left after the first `k` lines took theirs.
+            let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(line_count);
+            for line in 0..line_count {
+                let Some((mv, score)) = self.search_line(
+                    root,
+                    &mut moves[line..],
+                    depth,
+                    line_scores[line],
+                    line == 0,
+                ) else {
+                    break;
+                };
+                if line == 0 {
+                    // An aborted iteration still found this move better by a complete search.
+                    if mv != best {
+                        stable_iterations = 0;
+                    } else {
+                        stable_iterations += 1;
+                    }
+                    best = mv;
+                    best_score = score;
+                }
+                if let Some(index) = moves[line..].iter().position(|&m| m == mv) {
+                    moves[line..=line + index].rotate_right(1);
+                }
                 if self.aborted {
                     break;
                 }
-                let score = iteration_best.map_or(-INFINITY, |b| b.1);
-                if score <= alpha && alpha > -INFINITY {
-                    alpha = (score - delta).max(-INFINITY);
-                    beta = (alpha + beta) / 2;
-                } else if score >= beta && beta < INFINITY {
-                    beta = (score + delta).min(INFINITY);
-                } else {
-                    break;
-                }
-                delta *= 2;
-                if delta > 600 {
-                    alpha = -INFINITY;
-                    beta = INFINITY;
-                }
-            }
-            if let Some((mv, score)) = iteration_best {
-                // An aborted iteration still found this move better by a complete search.
-                if mv != best {
-                    stable_iterations = 0;
-                } else {
-                    stable_iterations += 1;
-                }
-                best = mv;
-                best_score = score;
-                if let Some(index) = moves.iter().position(|&m| m == mv) {
-                    moves[..=index].rotate_right(1);
-                }
+                let principal_variation = self.pv[0][..self.pv_len[0]].to_vec();
+                lines.push((
+                    score,
+                    if principal_variation.first() == Some(&mv) {
+                        principal_variation
+                    } else {
+                        vec![mv]
+                    },
+                ));
             }
             if self.aborted {
                 break;
             }
+            if lines.len() > 1 {
+                // Later lines may score above earlier ones (the search is not exact): best first.
+                lines.sort_by_key(|(score, _)| std::cmp::Reverse(*score));
+                for (index, (_, line)) in lines.iter().enumerate() {
+                    moves[index] = line[0];
+                }
+                // The move played is the first line's, as reported.
+                best = lines[0].1[0];
+                best_score = lines[0].0;
+            }
             let elapsed = self.started.elapsed();
-            let principal_variation = self.pv[0][..self.pv_len[0]].to_vec();
-            report(&SearchInfo {
-                depth: depth as u32,
-                score: to_score(best_score),
-                nodes: self.nodes,
-                elapsed,
-                principal_variation: if principal_variation.first() == Some(&best) {
-                    principal_variation
-                } else {
-                    vec![best]
-                },
-            });
+            completed.clear();
+            for (index, (score, principal_variation)) in lines.into_iter().enumerate() {
+                line_scores[index] = score;
+                completed.push(SearchInfo {
+                    depth: depth as u32,
+                    multipv: index as u32 + 1,
+                    score: to_score(score),
+                    nodes: self.nodes,
+                    elapsed,
+                    principal_variation,
+                });
+            }
+            for info in &completed {
+                report(info);
+            }
             if best_score.abs() > MATE_BOUND && depth > MATE - best_score.abs() + 2 {
                 break; // A mate found and confirmed by a deeper search.
             }
@@ -202,7 +223,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             if let Some(soft) = self.plan.soft_time {
                 let mut budget = soft.as_secs_f64();
-                if stable_iterations >= 4 {
+                if stable_iterations >= 4 && line_count == 1 {
                     budget *= 0.5; // Easy move: the same best move for several depths.
                 }
                 if let Some(previous) = previous_score {
@@ -223,6 +244,47 @@ impl<P: EngineRules> Searcher<'_, P> {
         Outcome {
             best,
             nodes: self.nodes,
+            lines: completed,
+        }
+    }
+
+    /// Searches `moves` (the root moves not yet taken by a better line) at `depth` with
+    /// aspiration windows around `expected`; returns the best move and its score, also
+    /// when aborted (then from the part searched). Only the first line stores the root
+    /// in the transposition table, so the table's move stays the best one.
+    fn search_line(
+        &mut self,
+        root: &P,
+        moves: &mut [Move],
+        depth: i32,
+        expected: i32,
+        store_root: bool,
+    ) -> Option<(Move, i32)> {
+        let mut delta = 35;
+        let (mut alpha, mut beta) = if depth >= 5 && expected.abs() < MATE_BOUND {
+            (expected - delta, expected + delta)
+        } else {
+            (-INFINITY, INFINITY)
+        };
+        loop {
+            let found = self.search_root(root, moves, depth, alpha, beta, store_root);
+            if self.aborted {
+                return found;
+            }
+            let score = found.map_or(-INFINITY, |b| b.1);
+            if score <= alpha && alpha > -INFINITY {
+                alpha = (score - delta).max(-INFINITY);
+                beta = (alpha + beta) / 2;
+            } else if score >= beta && beta < INFINITY {
+                beta = (score + delta).min(INFINITY);
+            } else {
+                return found;
+            }
+            delta *= 2;
+            if delta > 600 {
+                alpha = -INFINITY;
+                beta = INFINITY;
+            }
         }
     }
 
@@ -234,6 +296,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         depth: i32,
         mut alpha: i32,
         beta: i32,
+        store_root: bool,
     ) -> Option<(Move, i32)> {
         let mut best: Option<(Move, i32)> = None;
         let mut best_score = -INFINITY;
@@ -283,7 +346,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
             }
         }
-        if let Some((mv, score)) = best {
+        if let Some((mv, score)) = best.filter(|_| store_root) {
             let bound = if score >= beta {
                 Bound::Lower
             } else {

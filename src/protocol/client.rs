@@ -244,7 +244,10 @@ impl std::error::Error for EngineError {}
 /// How many engine lines wait between the reader thread and qipan (then the engine waits).
 const LINE_QUEUE: usize = 1024;
 
-/// The shortest time between two progress reports of a search.
+/// The most MultiPV lines whose reports are throttled apart (more share the last slot).
+const MAX_REPORTED_LINES: usize = 64;
+
+/// The shortest time between two progress reports of one line of a search.
 const REPORT_INTERVAL: Duration = Duration::from_millis(50);
 
 /// The engine's answer to `go`.
@@ -271,6 +274,21 @@ pub struct ExternalEngine {
     variants: Option<Vec<String>>,
     /// The variant the engine was last set up for.
     variant: Option<Variant>,
+    /// The name of the engine's MultiPV option (`MultiPV`, or USI's `USI_MultiPV`), when
+    /// it offers one.
+    multipv_option: Option<String>,
+    /// The MultiPV value qipan last set (`None`: never set, the engine's own or the spec's).
+    multipv: Option<u32>,
+}
+
+/// One `info` line of an external engine, read.
+struct InfoLine {
+    /// Which of the best lines it reports (1 when the engine does not say).
+    multipv: u32,
+    /// True for `lowerbound`/`upperbound` scores (a window failed; not the line's value).
+    bound: bool,
+    /// The depth, score, nodes and line.
+    report: SearchReport,
 }
 
 impl fmt::Debug for ExternalEngine {
@@ -300,12 +318,23 @@ impl ExternalEngine {
                 command: spec.command.clone(),
             });
         }
+        log::info!(
+            target: "engine",
+            "starting {}: {:?} {:?} ({:?})",
+            spec.name,
+            spec.command,
+            spec.args,
+            spec.protocol
+        );
         let mut child = Command::new(&spec.command)
             .args(&spec.args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::null())
             .spawn()
+            .inspect_err(
+                |error| log::error!(target: "engine", "{} did not start: {error}", spec.name),
+            )
             .map_err(|error| match error.kind() {
                 std::io::ErrorKind::NotFound => EngineError::Missing {
                     name: spec.name.clone(),
@@ -331,9 +360,13 @@ impl ExternalEngine {
         // A bounded queue: an engine flooding lines waits for qipan to read them instead
         // of filling qipan's memory, and no line is held past MAX_LINE_BYTES.
         let (sender, lines) = sync_channel(LINE_QUEUE);
+        let name = spec.name.clone();
         thread::spawn(move || {
             let mut reader = BufReader::new(output);
             while let Ok(Some(line)) = read_bounded_line(&mut reader, MAX_LINE_BYTES) {
+                if let BoundedLine::Line(text) = &line {
+                    log::debug!(target: "engine", "from {name}: {text}");
+                }
                 if sender.send(line).is_err() {
                     break;
                 }
@@ -347,6 +380,8 @@ impl ExternalEngine {
             lines,
             variants: None,
             variant: None,
+            multipv_option: None,
+            multipv: None,
         };
         engine.handshake()?;
         Ok(engine)
@@ -379,6 +414,16 @@ impl ExternalEngine {
                     .collect();
                 self.variants = Some(values);
             }
+            if let Some(rest) = line.strip_prefix("option name ") {
+                let name = rest.split_whitespace().next().unwrap_or("");
+                if name.eq_ignore_ascii_case("MultiPV") || name.eq_ignore_ascii_case("USI_MultiPV")
+                {
+                    // YaneuraOu-style `MultiPV` is preferred when both are offered.
+                    if self.multipv_option.is_none() || name.eq_ignore_ascii_case("MultiPV") {
+                        self.multipv_option = Some(name.to_string());
+                    }
+                }
+            }
         }
         for (name, value) in self.spec.options.clone() {
             self.send(&format!("setoption name {name} value {value}"), ok)?;
@@ -388,6 +433,7 @@ impl ExternalEngine {
 
     /// Sends a line; a closed pipe means the engine is gone.
     fn send(&mut self, line: &str, waiting_for: &'static str) -> Result<(), EngineError> {
+        log::debug!(target: "engine", "to {}: {line}", self.spec.name);
         let written = writeln!(self.input, "{line}").and_then(|()| self.input.flush());
         written.map_err(|_| self.crashed(waiting_for))
     }
@@ -418,7 +464,7 @@ impl ExternalEngine {
         allowed: Duration,
     ) -> Result<String, EngineError> {
         let left = deadline.saturating_duration_since(Instant::now());
-        match self.lines.recv_timeout(left) {
+        let result = match self.lines.recv_timeout(left) {
             Ok(line) => self.accept(line),
             Err(RecvTimeoutError::Disconnected) => Err(self.crashed(waiting_for)),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
@@ -426,7 +472,11 @@ impl ExternalEngine {
                 waiting_for,
                 seconds: allowed.as_secs().max(1),
             }),
+        };
+        if let Err(error) = &result {
+            log::error!(target: "engine", "{}: {error:?}", self.spec.name);
         }
+        result
     }
 
     fn wait_ready(&mut self) -> Result<(), EngineError> {
@@ -548,14 +598,80 @@ impl ExternalEngine {
     }
 
     /// Searches the game's position: sends `position` and `go`, reports each `info … pv`
-    /// line, and returns the checked `bestmove`. Setting `stop` sends `stop` and returns
-    /// the answer given then (bounded by the stop timeout).
+    /// line of the best line, and returns the checked `bestmove`. Setting `stop` sends
+    /// `stop` and returns the answer given then (bounded by the stop timeout).
     pub fn search(
         &mut self,
         game: &Game,
         limits: &Limits,
         stop: &AtomicBool,
         report: &mut dyn FnMut(SearchReport),
+    ) -> Result<EngineMove, EngineError> {
+        if self.multipv.is_some_and(|lines| lines != 1) {
+            self.set_multipv(1)?;
+        }
+        self.run_search(game, limits, stop, &mut |info| {
+            if info.multipv == 1 {
+                report(info.report);
+            }
+        })
+    }
+
+    /// True when the engine offers a MultiPV option (so [`ExternalEngine::search_lines`]
+    /// can ask it for more than one line).
+    pub fn offers_multipv(&self) -> bool {
+        self.multipv_option.is_some()
+    }
+
+    /// Searches like [`ExternalEngine::search`] for the `lines` best lines (MultiPV, when
+    /// the engine offers it; one line otherwise). `report` hears every line's progress
+    /// with its number (1 = best). Returns the `bestmove` and the last exact report of
+    /// each line, best first.
+    pub fn search_lines(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        lines: u32,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(u32, &SearchReport),
+    ) -> Result<(EngineMove, Vec<SearchReport>), EngineError> {
+        let lines = if self.offers_multipv() {
+            lines.max(1)
+        } else {
+            1
+        };
+        if self.offers_multipv() && self.multipv != Some(lines) {
+            self.set_multipv(lines)?;
+        }
+        let mut last: Vec<Option<SearchReport>> = vec![None; lines as usize];
+        let answer = self.run_search(game, limits, stop, &mut |info| {
+            report(info.multipv, &info.report);
+            if info.bound {
+                return;
+            }
+            if let Some(slot) = last.get_mut(info.multipv as usize - 1) {
+                *slot = Some(info.report);
+            }
+        })?;
+        Ok((answer, last.into_iter().map_while(|line| line).collect()))
+    }
+
+    /// Sends `setoption name MultiPV value N` (under the engine's own option name).
+    fn set_multipv(&mut self, lines: u32) -> Result<(), EngineError> {
+        let Some(name) = self.multipv_option.clone() else {
+            return Ok(());
+        };
+        self.send(&format!("setoption name {name} value {lines}"), "readyok")?;
+        self.multipv = Some(lines);
+        Ok(())
+    }
+
+    fn run_search(
+        &mut self,
+        game: &Game,
+        limits: &Limits,
+        stop: &AtomicBool,
+        on_info: &mut dyn FnMut(InfoLine),
     ) -> Result<EngineMove, EngineError> {
         if self.variant != Some(game.variant()) {
             self.new_game(game.variant())?;
@@ -570,7 +686,9 @@ impl ExternalEngine {
         let mut stop_sent: Option<Instant> = None;
         // Reports go out at most every REPORT_INTERVAL (the latest one wins), so an
         // engine flooding `info` lines cannot flood the interface.
-        let mut last_report: Option<Instant> = None;
+        // Per MultiPV line (`multipv k`), so every line still gets through.
+        let mut last_report: Vec<Option<Instant>> = Vec::new();
+        let mut held_back: Vec<Option<String>> = Vec::new();
         loop {
             let now = Instant::now();
             if stop_sent.is_none() && (stop.load(Ordering::Relaxed) || now >= started + budget) {
@@ -592,15 +710,35 @@ impl ExternalEngine {
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed("bestmove")),
             };
             if let Some(rest) = line.strip_prefix("bestmove") {
+                // The last report of each line, held back by the throttle, still counts.
+                for text in held_back.iter_mut().filter_map(Option::take) {
+                    if let Some(info) = self.read_info(game.position(), &text, started.elapsed()) {
+                        on_info(info);
+                    }
+                }
                 return self.read_bestmove(game, rest.trim());
             }
             if let Some(rest) = line.strip_prefix("info ") {
-                let due = last_report.is_none_or(|last| last.elapsed() >= REPORT_INTERVAL);
-                if due {
-                    if let Some(info) = self.read_info(game.position(), rest, started.elapsed()) {
-                        last_report = Some(Instant::now());
-                        report(info);
-                    }
+                let line_index = rest
+                    .split_whitespace()
+                    .skip_while(|word| *word != "multipv")
+                    .nth(1)
+                    .and_then(|k| k.parse::<usize>().ok())
+                    .unwrap_or(1)
+                    .min(MAX_REPORTED_LINES);
+                if last_report.len() <= line_index {
+                    last_report.resize(line_index + 1, None);
+                    held_back.resize(line_index + 1, None);
+                }
+                let due =
+                    last_report[line_index].is_none_or(|last| last.elapsed() >= REPORT_INTERVAL);
+                if !due {
+                    held_back[line_index] = Some(rest.to_string());
+                } else if let Some(info) = self.read_info(game.position(), rest, started.elapsed())
+                {
+                    last_report[line_index] = Some(Instant::now());
+                    held_back[line_index] = None;
+                    on_info(info);
                 }
             }
         }
@@ -635,10 +773,11 @@ impl ExternalEngine {
     }
 
     /// Reads the words of an `info` line; `None` unless it has a depth, a score and a PV.
-    fn read_info(&self, root: &AnyPosition, rest: &str, elapsed: Duration) -> Option<SearchReport> {
+    fn read_info(&self, root: &AnyPosition, rest: &str, elapsed: Duration) -> Option<InfoLine> {
         let words: Vec<&str> = rest.split_whitespace().collect();
         let number = |index: usize| words.get(index).and_then(|w| w.parse::<i64>().ok());
         let (mut depth, mut score, mut nodes, mut nps, mut time) = (None, None, 0u64, None, None);
+        let (mut multipv, mut bound) = (1u32, false);
         let mut line = Vec::new();
         let mut index = 0;
         while index < words.len() {
@@ -647,6 +786,10 @@ impl ExternalEngine {
                 "nodes" => nodes = number(index + 1).unwrap_or(0).max(0) as u64,
                 "nps" => nps = number(index + 1),
                 "time" => time = number(index + 1),
+                "multipv" => {
+                    multipv = number(index + 1).map_or(1, |k| k.clamp(1, 500) as u32);
+                }
+                "lowerbound" | "upperbound" => bound = true,
                 "score" => {
                     let value = number(index + 2);
                     score = match (words.get(index + 1).copied(), value) {
@@ -675,12 +818,17 @@ impl ExternalEngine {
         let millis = time
             .map_or(elapsed.as_millis() as u64, |t| t.max(0) as u64)
             .max(1);
-        Some(SearchReport {
-            depth: depth?.max(0) as u32,
-            score: score?,
-            nodes,
-            nodes_per_second: nps.map_or(nodes.saturating_mul(1000) / millis, |n| n.max(0) as u64),
-            principal_variation: if line.is_empty() { return None } else { line },
+        Some(InfoLine {
+            multipv,
+            bound,
+            report: SearchReport {
+                depth: depth?.max(0) as u32,
+                score: score?,
+                nodes,
+                nodes_per_second: nps
+                    .map_or(nodes.saturating_mul(1000) / millis, |n| n.max(0) as u64),
+                principal_variation: if line.is_empty() { return None } else { line },
+            },
         })
     }
 
@@ -690,15 +838,18 @@ impl ExternalEngine {
     }
 
     fn shut_down(&mut self) {
+        log::debug!(target: "engine", "to {}: quit", self.spec.name);
         let _ = writeln!(self.input, "quit");
         let _ = self.input.flush();
         let deadline = Instant::now() + Duration::from_millis(300);
         while Instant::now() < deadline {
-            if let Ok(Some(_)) = self.child.try_wait() {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                log::info!(target: "engine", "{} ended: {status}", self.spec.name);
                 return;
             }
             thread::sleep(Duration::from_millis(10));
         }
+        log::warn!(target: "engine", "{} did not quit within 300 ms: ended by force", self.spec.name);
         let _ = self.child.kill();
         let _ = self.child.wait();
     }

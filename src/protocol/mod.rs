@@ -8,7 +8,7 @@ pub mod client;
 pub mod uci;
 pub mod usi;
 
-use crate::engine::{limits_for_level, Engine, Limits, Score, SearchInfo, MAX_LEVEL};
+use crate::engine::{limits_for_level, Engine, Limits, Score, SearchInfo, MAX_LEVEL, MAX_LINES};
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
 use crate::rules::{Move, Position, Side};
@@ -144,16 +144,27 @@ impl Dialect {
     }
 }
 
-/// The `info` line for a completed depth.
-pub fn info_line(dialect: Dialect, start: &AnyPosition, info: &SearchInfo) -> String {
+/// The `info` line for a completed depth; `multipv k` is written when the search reports
+/// several lines (GUIs read a line without it as the best one).
+pub fn info_line(
+    dialect: Dialect,
+    start: &AnyPosition,
+    info: &SearchInfo,
+    several_lines: bool,
+) -> String {
     let score = match info.score {
         Score::Centipawns(cp) => format!("cp {cp}"),
         Score::Mate(moves) => format!("mate {moves}"),
     };
     let millis = info.elapsed.as_millis().max(1) as u64;
     let nps = info.nodes * 1000 / millis;
+    let multipv = if several_lines {
+        format!(" multipv {}", info.multipv)
+    } else {
+        String::new()
+    };
     let mut line = format!(
-        "info depth {} score {} nodes {} nps {} time {} pv",
+        "info depth {}{multipv} score {} nodes {} nps {} time {} pv",
         info.depth, score, info.nodes, nps, millis
     );
     let mut position = start.clone();
@@ -276,8 +287,10 @@ pub fn think(
 ) -> std::io::Result<()> {
     let start = game.position().clone();
     let mut failed = None;
+    let several_lines = limits.multipv > 1;
     let best = engine.search(game, limits, stop, &mut |info| {
-        if let Err(error) = writeln!(out, "{}", info_line(dialect, &start, info)) {
+        let line = info_line(dialect, &start, info, several_lines);
+        if let Err(error) = writeln!(out, "{line}") {
             failed = Some(error);
         }
     });
@@ -574,6 +587,16 @@ pub fn perft_lines(
         writeln!(out, "Nodes searched: {total}")?;
     }
     out.flush()
+}
+
+/// Reads a `MultiPV` option value: how many best lines to report, 1 to [`MAX_LINES`].
+pub fn parse_multipv(value: &str) -> Option<u32> {
+    value
+        .trim()
+        .parse::<i64>()
+        .ok()
+        .filter(|n| (1..=MAX_LINES as i64).contains(n))
+        .map(|n| n as u32)
 }
 
 /// Reads a `Skill Level`-style option value into a level 1–10.

@@ -6,8 +6,8 @@
 //! `go` searches on a worker thread when the session has a shared output
 //! ([`run`] sets one up), so `stop` and `isready` are answered while it thinks.
 
-use super::{parse_go, parse_level, perft_lines, Dialect, SharedOutput, Worker};
-use crate::engine::{Engine, MAX_LEVEL};
+use super::{parse_go, parse_level, parse_multipv, perft_lines, Dialect, SharedOutput, Worker};
+use crate::engine::{Engine, MAX_LEVEL, MAX_LINES};
 use crate::rules::any::Variant;
 use crate::rules::game::Game;
 use crate::rules::Position;
@@ -21,6 +21,8 @@ pub struct UciSession {
     game: Game,
     engine: Arc<Mutex<Engine>>,
     level: u8,
+    /// How many best lines `go` reports (`MultiPV`).
+    multipv: u32,
     /// Where a background search writes; without it `go` searches before returning.
     output: Option<SharedOutput>,
     worker: Option<Worker>,
@@ -50,6 +52,7 @@ impl UciSession {
             game: Game::from_variant(variant),
             engine: Arc::new(Mutex::new(Engine::default())),
             level: MAX_LEVEL,
+            multipv: 1,
             output: None,
             worker: None,
         }
@@ -123,6 +126,10 @@ impl UciSession {
                     out,
                     "option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
                 )?;
+                writeln!(
+                    out,
+                    "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
+                )?;
                 writeln!(out, "uciok")?;
             }
             "isready" => writeln!(out, "readyok")?,
@@ -191,15 +198,17 @@ impl UciSession {
                     "info string error: Skill Level needs a number from 1 to 10"
                 )?,
             }
-        } else if ![
-            "Threads",
-            "Ponder",
-            "MultiPV",
-            "UCI_Chess960",
-            "UCI_AnalyseMode",
-        ]
-        .iter()
-        .any(|known| known.eq_ignore_ascii_case(name))
+        } else if name.eq_ignore_ascii_case("MultiPV") {
+            match value.and_then(parse_multipv) {
+                Some(lines) => self.multipv = lines,
+                None => writeln!(
+                    out,
+                    "info string error: MultiPV needs a number from 1 to {MAX_LINES}"
+                )?,
+            }
+        } else if !["Threads", "Ponder", "UCI_Chess960", "UCI_AnalyseMode"]
+            .iter()
+            .any(|known| known.eq_ignore_ascii_case(name))
         {
             writeln!(out, "info string error: unknown option '{name}'")?;
         }
@@ -262,7 +271,8 @@ impl UciSession {
                 for problem in &go.problems {
                     writeln!(out, "info string error: {problem}")?;
                 }
-                let limits = go.limits_for(self.game.position().side_to_move(), self.level);
+                let mut limits = go.limits_for(self.game.position().side_to_move(), self.level);
+                limits.multipv = self.multipv;
                 super::start_search(
                     &self.engine,
                     &self.game,

@@ -4,8 +4,8 @@
 //! Input and output are plain `BufRead`/`Write`, so tests feed it bytes.
 //! Bad input never stops the engine: it answers `info string error: …`.
 
-use super::{parse_go, parse_level, Dialect, SharedOutput, Worker};
-use crate::engine::{Engine, MAX_LEVEL};
+use super::{parse_go, parse_level, parse_multipv, Dialect, SharedOutput, Worker};
+use crate::engine::{Engine, MAX_LEVEL, MAX_LINES};
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
 use crate::rules::shogi::ShogiPosition;
@@ -20,6 +20,8 @@ pub struct UsiSession {
     game: Game,
     engine: Arc<Mutex<Engine>>,
     level: u8,
+    /// How many best lines `go` reports (`MultiPV`).
+    multipv: u32,
     output: Option<SharedOutput>,
     worker: Option<Worker>,
 }
@@ -37,6 +39,7 @@ impl UsiSession {
             game: Game::new(AnyPosition::Shogi(ShogiPosition::start())),
             engine: Arc::new(Mutex::new(Engine::default())),
             level: MAX_LEVEL,
+            multipv: 1,
             output: None,
             worker: None,
         }
@@ -94,6 +97,10 @@ impl UsiSession {
                     out,
                     "option name Skill_Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
                 )?;
+                writeln!(
+                    out,
+                    "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
+                )?;
                 writeln!(out, "usiok")?;
             }
             "isready" => writeln!(out, "readyok")?,
@@ -147,7 +154,15 @@ impl UsiSession {
                     "info string error: Skill_Level needs a number from 1 to 10"
                 )?,
             },
-            "USI_Ponder" | "USI_OwnBook" | "USI_MultiPV" => {}
+            // `MultiPV` as YaneuraOu and the GUIs name it; `USI_MultiPV` as the spec does.
+            "MultiPV" | "USI_MultiPV" => match value.and_then(parse_multipv) {
+                Some(lines) => self.multipv = lines,
+                None => writeln!(
+                    out,
+                    "info string error: MultiPV needs a number from 1 to {MAX_LINES}"
+                )?,
+            },
+            "USI_Ponder" | "USI_OwnBook" => {}
             other => writeln!(out, "info string error: unknown option '{other}'")?,
         }
         Ok(())
@@ -199,7 +214,8 @@ impl UsiSession {
                 return writeln!(out, "bestmove win");
             }
         }
-        let limits = go.limits_for(side, self.level);
+        let mut limits = go.limits_for(side, self.level);
+        limits.multipv = self.multipv;
         super::start_search(
             &self.engine,
             &self.game,

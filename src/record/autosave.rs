@@ -37,7 +37,7 @@ use std::time::Duration;
 pub const HEADER: &str = "qipan-autosave 1";
 
 /// The environment variable that overrides where the autosave lives (tests, portable setups).
-pub const PATH_VARIABLE: &str = "QIPAN_AUTOSAVE";
+pub const PATH_VARIABLE: &str = crate::folders::AUTOSAVE_VARIABLE;
 
 /// Who plays a side of a saved game: `human`, `cpu:3`, or `engine:NAME` (an external
 /// engine by its configured name; spaces in it written `%20`).
@@ -150,17 +150,10 @@ impl fmt::Display for AutosaveError {
 
 impl std::error::Error for AutosaveError {}
 
-/// Where the autosave lives: `$QIPAN_AUTOSAVE`, else `$XDG_STATE_HOME/qipan/autosave.txt`,
-/// else `$HOME/.local/state/qipan/autosave.txt`; `None` when none of them is set.
+/// Where the autosave lives: `$QIPAN_AUTOSAVE`, else `autosave.txt` in the platform's
+/// state folder ([`crate::folders`]); `None` when no home folder can be found.
 pub fn default_path() -> Option<PathBuf> {
-    let set = |name: &str| std::env::var_os(name).filter(|value| !value.is_empty());
-    if let Some(path) = set(PATH_VARIABLE) {
-        return Some(PathBuf::from(path));
-    }
-    let state = set("XDG_STATE_HOME")
-        .map(PathBuf::from)
-        .or_else(|| set("HOME").map(|home| Path::new(&home).join(".local").join("state")))?;
-    Some(state.join("qipan").join("autosave.txt"))
+    crate::folders::autosave_path()
 }
 
 /// Writes a saved game to `path` atomically.
@@ -168,9 +161,11 @@ pub fn save(path: &Path, saved: &SavedGame) -> io::Result<()> {
     write_atomically(path, &to_text(saved))
 }
 
-/// Writes `text` to `path` atomically: a temporary file in the same folder (created if
-/// missing), flushed to disk, then renamed over `path`. A reader sees the old file or the
-/// new one, never half of one.
+/// Writes `text` to `path` atomically: a new temporary file with a unique name in the
+/// same folder (created if missing), flushed to disk, then renamed over `path`, and on
+/// Unix the folder flushed too so the rename survives a power cut. A reader sees the old
+/// file or the new one, never half of one, and writers at once (threads, or several
+/// qipan processes) never mix their texts: the last rename wins whole.
 pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
     let folder = match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
@@ -181,17 +176,101 @@ pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_else(|| "autosave.txt".to_string());
-    let temporary = folder.join(format!(".{name}.{}.tmp", std::process::id()));
-    let written = (|| {
-        let mut file = std::fs::File::create(&temporary)?;
-        file.write_all(text.as_bytes())?;
-        file.sync_all()?;
-        std::fs::rename(&temporary, path)
-    })();
-    if written.is_err() {
-        let _ = std::fs::remove_file(&temporary);
+    // The temporary file is removed if anything below fails (dropped unpersisted).
+    let mut temporary = temporary_file(&folder, &name)?;
+    temporary.write_all(text.as_bytes())?;
+    temporary.as_file().sync_all()?;
+    temporary.persist(path).map_err(|error| error.error)?;
+    sync_folder(&folder)
+}
+
+/// Flushes a folder's entries (the rename) to disk.
+#[cfg(unix)]
+fn sync_folder(folder: &Path) -> io::Result<()> {
+    std::fs::File::open(folder)?.sync_all()
+}
+
+/// Elsewhere the rename is as durable as the file system makes it.
+#[cfg(not(unix))]
+fn sync_folder(_folder: &Path) -> io::Result<()> {
+    Ok(())
+}
+
+/// How the names of qipan's temporary files end: `.NAME.RANDOM.qipan-tmp`.
+const TEMPORARY_SUFFIX: &str = ".qipan-tmp";
+
+/// How old a temporary file of qipan's must be before it counts as left by a save that
+/// was killed: a save takes milliseconds, so a minute is safely past any save still
+/// being written by another qipan.
+const STALE_AFTER: Duration = Duration::from_secs(60);
+
+/// A new temporary file with a unique name beside the file `name` in `folder`.
+fn temporary_file(folder: &Path, name: &str) -> io::Result<tempfile::NamedTempFile> {
+    let prefix = format!(".{name}.");
+    let mut builder = tempfile::Builder::new();
+    builder
+        .prefix(&prefix)
+        .suffix(TEMPORARY_SUFFIX)
+        .rand_bytes(8);
+    // The finished file gets the usual permissions (the umask's), as a plain create
+    // would give it, not the private ones of a file in a shared temporary folder.
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        builder.permissions(std::fs::Permissions::from_mode(0o666));
     }
-    written
+    builder.tempfile_in(folder)
+}
+
+/// True for the name of a temporary file qipan makes: `.NAME.RANDOM.qipan-tmp`, or
+/// `.NAME.PID.tmp` from versions before this one.
+fn is_own_temporary_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.') else {
+        return false;
+    };
+    if let Some(stem) = rest.strip_suffix(TEMPORARY_SUFFIX) {
+        return stem
+            .rsplit_once('.')
+            .is_some_and(|(base, random)| !base.is_empty() && !random.is_empty());
+    }
+    if let Some(stem) = rest.strip_suffix(".tmp") {
+        return stem.rsplit_once('.').is_some_and(|(base, pid)| {
+            !base.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+        });
+    }
+    false
+}
+
+/// Removes the temporary files that saves killed half-way (`kill -9`, a power cut) left
+/// in `folder`: qipan's own names only, and only those untouched for a minute, so a
+/// save another qipan is writing right now is never taken. Returns how many went.
+pub fn remove_stale_temporary_files(folder: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return 0;
+    };
+    let now = std::time::SystemTime::now();
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !is_own_temporary_name(&name.to_string_lossy()) {
+            continue;
+        }
+        let Ok(metadata) = entry.metadata() else {
+            continue;
+        };
+        let age = metadata
+            .modified()
+            .ok()
+            .and_then(|modified| now.duration_since(modified).ok());
+        if metadata.is_file()
+            && age.is_some_and(|age| age >= STALE_AFTER)
+            && std::fs::remove_file(entry.path()).is_ok()
+        {
+            log::info!(target: "files", "removed a stale temporary file: {}", entry.path().display());
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// Reads the autosave at `path`.
@@ -208,12 +287,13 @@ pub fn load(path: &Path) -> Result<SavedGame, AutosaveError> {
 /// `autosave.txt` becomes `autosave.txt.damaged-20261201-054312` beside it (a counter is
 /// added if that name is taken). Returns the new path.
 pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
-    let (year, month, day, hour, minute, second) = super::library::utc_now();
     let name = path.file_name().map_or_else(
         || "autosave.txt".into(),
         |n| n.to_string_lossy().into_owned(),
     );
-    let stamp = format!("{year:04}{month:02}{day:02}-{hour:02}{minute:02}{second:02}");
+    let stamp = super::library::local_now()
+        .strftime("%Y%m%d-%H%M%S")
+        .to_string();
     for counter in 1..100 {
         let suffix = if counter == 1 {
             String::new()
@@ -886,34 +966,109 @@ mod tests {
         std::fs::remove_dir_all(folder).unwrap();
     }
 
+    /// Four writers at once into one file (threads of one process: the same process id)
+    /// each use their own temporary file: every read finds one complete text, never a
+    /// mix, and nothing is left beside the file.
     #[test]
-    fn the_default_path_follows_the_environment() {
-        // The only test that reads or changes these variables.
-        let saved: Vec<_> = [PATH_VARIABLE, "XDG_STATE_HOME", "HOME"]
-            .iter()
-            .map(|name| (*name, std::env::var_os(name)))
+    fn writers_at_once_never_mix_their_texts() {
+        let folder = temp_folder("race");
+        let path = folder.join("autosave.txt");
+        let texts: Vec<String> = (0..4)
+            .map(|writer| format!("{writer}").repeat(64 * 1024 + writer))
             .collect();
-        std::env::set_var(PATH_VARIABLE, "/somewhere/game.txt");
-        assert_eq!(default_path(), Some(PathBuf::from("/somewhere/game.txt")));
-        std::env::remove_var(PATH_VARIABLE);
-        std::env::set_var("XDG_STATE_HOME", "/state");
-        assert_eq!(
-            default_path(),
-            Some(PathBuf::from("/state/qipan/autosave.txt"))
-        );
-        std::env::set_var("XDG_STATE_HOME", "");
-        std::env::set_var("HOME", "/home/someone");
-        assert_eq!(
-            default_path(),
-            Some(PathBuf::from(
-                "/home/someone/.local/state/qipan/autosave.txt"
-            ))
-        );
-        for (name, value) in saved {
-            match value {
-                Some(value) => std::env::set_var(name, value),
-                None => std::env::remove_var(name),
+        write_atomically(&path, &texts[0]).unwrap();
+        std::thread::scope(|scope| {
+            for text in &texts {
+                let path = &path;
+                scope.spawn(move || {
+                    for _ in 0..40 {
+                        write_atomically(path, text).unwrap();
+                    }
+                });
             }
+            for _ in 0..200 {
+                let read = std::fs::read_to_string(&path).unwrap();
+                assert!(
+                    texts.contains(&read),
+                    "a mixed file of {} bytes",
+                    read.len()
+                );
+            }
+        });
+        let read = std::fs::read_to_string(&path).unwrap();
+        assert!(texts.contains(&read));
+        let names: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        assert_eq!(names, vec![std::ffi::OsString::from("autosave.txt")]);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    /// A save killed half-way (`kill -9`) leaves its temporary file; the next start
+    /// removes qipan's own stale ones (this version's and the older `.NAME.PID.tmp`)
+    /// and nothing else: not a fresh one another qipan may be writing, not the user's.
+    #[test]
+    fn stale_temporary_files_are_removed_and_nothing_else() {
+        let folder = temp_folder("stale");
+        let old = std::time::SystemTime::now() - Duration::from_secs(3600);
+        let make = |name: &str, stale: bool| {
+            let path = folder.join(name);
+            std::fs::write(&path, "half a save").unwrap();
+            if stale {
+                let file = std::fs::File::options().write(true).open(&path).unwrap();
+                file.set_modified(old).unwrap();
+            }
+        };
+        let stale = [
+            ".autosave.txt.4242.tmp",
+            ".config.toml.77.tmp",
+            ".autosave.txt.Ab3xYz.qipan-tmp",
+            ".2026-11-30_10-52-01_janggi.pgn.q1w2e3.qipan-tmp",
+        ];
+        for name in stale {
+            make(name, true);
         }
+        let kept = [
+            "autosave.txt",
+            ".autosave.txt.Zz9yY8.qipan-tmp", // fresh: maybe another qipan's save
+            ".autosave.txt.notapid.tmp",      // not a name qipan makes
+            "notes.tmp",
+            ".hidden",
+        ];
+        for name in kept {
+            make(name, !name.contains("Zz9"));
+        }
+        std::fs::create_dir(folder.join(".dir.5.tmp")).unwrap();
+        assert_eq!(remove_stale_temporary_files(&folder), stale.len());
+        let mut names: Vec<_> = std::fs::read_dir(&folder)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        let mut expected: Vec<_> = kept.iter().map(|name| name.to_string()).collect();
+        expected.push(".dir.5.tmp".to_string());
+        expected.sort();
+        assert_eq!(names, expected);
+        // A missing folder is nothing to clean.
+        assert_eq!(remove_stale_temporary_files(&folder.join("none")), 0);
+        std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    /// The temporary files this version makes are ones the cleaning recognises.
+    #[test]
+    fn the_temporary_file_names_are_recognised() {
+        let folder = temp_folder("names");
+        let file = temporary_file(&folder, "autosave.txt").unwrap();
+        let name = file
+            .path()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned();
+        assert!(is_own_temporary_name(&name), "{name}");
+        assert!(name.starts_with(".autosave.txt."), "{name}");
+        drop(file);
+        std::fs::remove_dir_all(folder).unwrap();
     }
 }

@@ -21,9 +21,17 @@ pub struct Part {
 pub(super) fn file_bytes(path: &std::path::Path) -> Result<(Vec<u8>, String, Format), ImportError> {
     let name = path.display().to_string();
     let bytes = read_record_bytes(path).map_err(|reason| file_error(&name, reason))?;
-    let format = Format::from_extension(&name)
-        .or_else(|| Format::sniff(&bytes))
-        .unwrap_or(Format::Pgn);
+    let format = match Format::from_extension(&name) {
+        Some(format) => {
+            log::debug!(target: "record", "{name}: {} bytes, {format:?} by its extension", bytes.len());
+            format
+        }
+        None => {
+            let sniffed = Format::sniff(&bytes);
+            log::debug!(target: "record", "{name}: {} bytes, {sniffed:?} by its content (PGN when None)", bytes.len());
+            sniffed.unwrap_or(Format::Pgn)
+        }
+    };
     Ok((bytes, name, format))
 }
 

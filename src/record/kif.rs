@@ -22,17 +22,25 @@ use crate::rules::{EndReason, Move, Outcome, Position, Side};
 /// Shift_JIS (CP932) otherwise, the traditional encoding of `.kif`, `.ki2` and `.csa`.
 pub(crate) fn decode(bytes: &[u8]) -> String {
     if let Some(rest) = bytes.strip_prefix(b"\xEF\xBB\xBF") {
+        log::debug!(target: "record", "encoding: UTF-8 (byte-order mark)");
         return String::from_utf8_lossy(rest).into_owned();
     }
     let declared = declared_encoding(bytes);
     if declared.as_deref() == Some("utf-8") || declared.as_deref() == Some("utf8") {
+        log::debug!(target: "record", "encoding: UTF-8 (declared)");
         return String::from_utf8_lossy(bytes).into_owned();
     }
     if declared.is_none() {
         if let Ok(text) = std::str::from_utf8(bytes) {
+            log::debug!(target: "record", "encoding: UTF-8 (valid UTF-8, none declared)");
             return text.to_string();
         }
     }
+    log::debug!(
+        target: "record",
+        "encoding: Shift_JIS/CP932 ({})",
+        declared.as_deref().map_or("not UTF-8, none declared".to_string(), |name| format!("declared {name}"))
+    );
     // encoding_rs's SHIFT_JIS is the WHATWG one, i.e. Windows code page 932.
     let (text, _, _) = encoding_rs::SHIFT_JIS.decode(bytes);
     text.into_owned()

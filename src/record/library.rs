@@ -1,34 +1,33 @@
-//! Where saved records go: the `games/` folder the save key writes to, and the
-//! `history/` folder that keeps every finished game — both next to the autosave —
-//! with file names made from the date, the time and the rule set.
+//! Where saved records go: the `games/` folder the save key writes to (in the
+//! platform's data folder) and the `history/` folder that keeps every finished game
+//! (beside the autosave) — see [`crate::folders`] — with file names made from the
+//! local date, the time and the rule set.
 
-use super::autosave;
+use crate::folders;
+use jiff::civil::{Date, DateTime};
 use std::path::{Path, PathBuf};
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// The environment variable that overrides the folder the save key writes to.
-pub const GAMES_VARIABLE: &str = "QIPAN_GAMES_DIR";
+pub const GAMES_VARIABLE: &str = folders::GAMES_VARIABLE;
 
-/// The folder saved games go to: `$QIPAN_GAMES_DIR`, else `games/` beside the autosave.
+/// The folder saved games go to: `$QIPAN_GAMES_DIR`, else `games/` in the data folder.
 pub fn games_dir() -> Option<PathBuf> {
-    if let Some(folder) = std::env::var_os(GAMES_VARIABLE).filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(folder));
-    }
-    beside_autosave("games")
+    folders::games_folder()
 }
 
 /// The folder finished games are recorded in: `history/` beside the autosave.
 pub fn history_dir() -> Option<PathBuf> {
-    beside_autosave("history")
+    folders::history_folder()
 }
 
-fn beside_autosave(name: &str) -> Option<PathBuf> {
-    let autosave = autosave::default_path()?;
-    let folder = match autosave.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    Some(folder.join(name))
+/// The folders the open prompt looks in and browses: the games, the history, and the
+/// games folder of earlier versions when it is another.
+fn browsed_folders() -> Vec<PathBuf> {
+    [games_dir(), history_dir(), folders::former_games_folder()]
+        .into_iter()
+        .flatten()
+        .collect()
 }
 
 /// Where a name typed at the save prompt goes: a path with a folder is taken as it is,
@@ -46,52 +45,16 @@ pub fn save_path(name: &str, folder: &Path, extension: &str) -> PathBuf {
     path
 }
 
-/// A UTC date and time as `(year, month, day, hour, minute, second)`.
-pub fn utc_now() -> (i64, u32, u32, u32, u32, u32) {
-    let seconds = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs() as i64);
-    civil_from_seconds(seconds)
-}
-
-/// Splits seconds since 1970 into a proleptic Gregorian UTC date and time.
-pub fn civil_from_seconds(seconds: i64) -> (i64, u32, u32, u32, u32, u32) {
-    let days = seconds.div_euclid(86_400);
-    let rest = seconds.rem_euclid(86_400);
-    // Days to civil date (the well-known era-based conversion).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era =
-        (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let month_index = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * month_index + 2) / 5 + 1) as u32;
-    let month = if month_index < 10 {
-        month_index + 3
-    } else {
-        month_index - 9
-    } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (
-        year,
-        month,
-        day,
-        (rest / 3600) as u32,
-        (rest % 3600 / 60) as u32,
-        (rest % 60) as u32,
-    )
+/// The local date and time now (the system's time zone; UTC when it cannot be found).
+pub fn local_now() -> DateTime {
+    jiff::ZonedDateTime::now().datetime()
 }
 
 /// The history file name of a game that ended at `time`: `2026-11-30_10-52-01_janggi.pgn`.
-pub fn history_file_name(
-    time: (i64, u32, u32, u32, u32, u32),
-    variant_id: &str,
-    extension: &str,
-) -> String {
-    let (year, month, day, hour, minute, second) = time;
+pub fn history_file_name(time: DateTime, variant_id: &str, extension: &str) -> String {
     format!(
-        "{year:04}-{month:02}-{day:02}_{hour:02}-{minute:02}-{second:02}_{variant_id}.{extension}"
+        "{}_{variant_id}.{extension}",
+        time.strftime("%Y-%m-%d_%H-%M-%S")
     )
 }
 
@@ -102,7 +65,7 @@ pub fn history_file_name(
 /// Returns the path written.
 pub fn create_history_file(
     folder: &Path,
-    time: (i64, u32, u32, u32, u32, u32),
+    time: DateTime,
     variant_id: &str,
     extension: &str,
     text: &str,
@@ -145,9 +108,9 @@ pub fn create_history_file(
 /// How many names [`create_history_file`] tries for one second of one rule set.
 const HISTORY_NAME_ATTEMPTS: u32 = 10_000;
 
-/// The PGN date of `time`: `2026.11.30`.
-pub fn pgn_date(time: (i64, u32, u32, u32, u32, u32)) -> String {
-    format!("{:04}.{:02}.{:02}", time.0, time.1, time.2)
+/// The PGN date of `date`: `2026.11.30`.
+pub fn pgn_date(date: Date) -> String {
+    date.strftime("%Y.%m.%d").to_string()
 }
 
 /// Splits a game number off a name typed at the open prompt: `big.pgn #3` is game 3 of
@@ -171,7 +134,7 @@ pub fn open_path(name: &str) -> PathBuf {
     if typed.is_absolute() || typed.components().count() > 1 || typed.exists() {
         return typed.to_path_buf();
     }
-    for folder in [games_dir(), history_dir()].into_iter().flatten() {
+    for folder in browsed_folders() {
         let candidate = folder.join(typed);
         if candidate.exists() {
             return candidate;
@@ -184,7 +147,7 @@ pub fn open_path(name: &str) -> PathBuf {
 /// what the open prompt offers to browse.
 pub fn record_files() -> Vec<String> {
     let mut files: Vec<(SystemTime, PathBuf)> = Vec::new();
-    for folder in [games_dir(), history_dir()].into_iter().flatten() {
+    for folder in browsed_folders() {
         let Ok(entries) = std::fs::read_dir(&folder) else {
             continue;
         };
@@ -234,7 +197,7 @@ mod tests {
     fn history_files_of_the_same_second_never_overwrite_each_other() {
         let folder = std::env::temp_dir().join(format!("qipan-history-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&folder);
-        let time = (2026, 11, 30, 10, 52, 1);
+        let time = jiff::civil::date(2026, 11, 30).at(10, 52, 1, 0);
         let paths: Vec<PathBuf> = (0..4)
             .map(|n| {
                 create_history_file(&folder, time, "janggi", "pgn", &format!("game {n}")).unwrap()
@@ -260,14 +223,14 @@ mod tests {
     }
 
     #[test]
-    fn civil_dates() {
-        assert_eq!(civil_from_seconds(0), (1970, 1, 1, 0, 0, 0));
-        // 2024-02-29 12:34:56 UTC, a leap day.
-        assert_eq!(civil_from_seconds(1_709_210_096), (2024, 2, 29, 12, 34, 56));
+    fn dates_in_file_names_and_records() {
+        let time = jiff::civil::date(2026, 11, 30).at(9, 5, 1, 0);
         assert_eq!(
-            history_file_name((2026, 11, 30, 9, 5, 1), "janggi", "pgn"),
+            history_file_name(time, "janggi", "pgn"),
             "2026-11-30_09-05-01_janggi.pgn"
         );
+        assert_eq!(pgn_date(jiff::civil::date(2024, 2, 29)), "2024.02.29");
+        assert_eq!(pgn_date(jiff::civil::date(987, 1, 2)), "0987.01.02");
     }
 
     #[test]

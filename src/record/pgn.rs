@@ -461,6 +461,13 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                 .map(|w| strip_move_number(w)),
         );
     }
+    log::debug!(
+        target: "record",
+        "{file}: PGN of {}, notation {:?} by the Format tag (else per move), coordinates {:?}",
+        variant.id(),
+        reader.declared,
+        reader.ranks
+    );
     let mut record = GameRecord::new(Game::new(start));
     record.headers = headers;
     let first_moves_second = record.game.start().side_to_move() == Side::Second;

@@ -21,15 +21,22 @@ pub enum Legacy {
 pub fn decode(bytes: &[u8], prefer: Legacy) -> String {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     if let Ok(text) = std::str::from_utf8(bytes) {
+        log::debug!(target: "record", "encoding: UTF-8");
         return text.to_string();
     }
     let chinese = encoding_rs::GB18030.decode_without_bom_handling(bytes).0;
     let korean = encoding_rs::EUC_KR.decode_without_bom_handling(bytes).0;
     let chinese_score = chinese_move_words(&chinese) * 2 + usize::from(prefer == Legacy::Chinese);
     let korean_score = korean_move_words(&korean) * 2 + usize::from(prefer == Legacy::Korean);
+    log::debug!(
+        target: "record",
+        "not UTF-8: GB18030 scores {chinese_score}, EUC-KR/CP949 {korean_score} (prefers {prefer:?})"
+    );
     if korean_score > chinese_score {
+        log::debug!(target: "record", "encoding: EUC-KR/CP949");
         korean.into_owned()
     } else {
+        log::debug!(target: "record", "encoding: GB18030");
         chinese.into_owned()
     }
 }
