@@ -53,6 +53,10 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('s'), Action::Save),
     key(KeyCode::Char('L'), Action::OpenFile),
     key(KeyCode::Char('v'), Action::ShowFen),
+    key(KeyCode::Char('b'), Action::Variations),
+    key(KeyCode::Char('+'), Action::PromoteVariation),
+    key(KeyCode::Char('x'), Action::DeleteVariation),
+    key(KeyCode::Delete, Action::DeleteVariation),
     key(KeyCode::Char('t'), Action::ToggleThinking),
     key(KeyCode::Char('H'), Action::Hint),
     key(KeyCode::Char('?'), Action::Help),
@@ -89,6 +93,7 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("r", Key::KeyRedo),
     ("[ ]", Key::KeyHistory),
     ("Home End", Key::KeyHistoryEnds),
+    ("b", Key::KeyVariations),
     ("f", Key::KeyFlip),
     ("F", Key::KeyFlipEveryTurn),
     ("N", Key::KeyNotation),
@@ -131,6 +136,9 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("history_forward", Action::HistoryForward),
     ("history_start", Action::HistoryStart),
     ("history_end", Action::HistoryEnd),
+    ("variations", Action::Variations),
+    ("promote_variation", Action::PromoteVariation),
+    ("delete_variation", Action::DeleteVariation),
     ("resign", Action::Resign),
     ("offer_draw", Action::OfferDraw),
     ("new_game", Action::NewGame),
@@ -226,6 +234,7 @@ pub fn help_actions(key: Key) -> &'static [Action] {
         Key::KeyRedo => &[Action::Redo],
         Key::KeyHistory => &[Action::HistoryBack, Action::HistoryForward],
         Key::KeyHistoryEnds => &[Action::HistoryStart, Action::HistoryEnd],
+        Key::KeyVariations => &[Action::Variations],
         Key::KeyFlip => &[Action::Flip],
         Key::KeyFlipEveryTurn => &[Action::FlipEveryTurn],
         Key::KeyNotation => &[Action::CycleNotation],
@@ -408,4 +417,10 @@ pub enum Action {
     },
     /// Search the best move for the human to move and show it.
     Hint,
+    /// List the variations at the shown position (a popup to switch, promote, delete).
+    Variations,
+    /// In the variation list: make the highlighted variation the main line.
+    PromoteVariation,
+    /// In the variation list: delete the highlighted variation (`u` there undoes it).
+    DeleteVariation,
 }

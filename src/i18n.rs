@@ -561,6 +561,80 @@ keys! {
     ReasonMaterial,
     /// Reason.
     ReasonSecondPlayer,
+    /// Gungjanggi panel: the side's king is not promoted.
+    GungKingNormal,
+    /// Gungjanggi panel: the side's king is promoted.
+    GungKingPromoted,
+    /// Gungjanggi panel: the side may still call its one bikjang.
+    GungBikjangLeft,
+    /// Gungjanggi panel: the side has called its one bikjang.
+    GungBikjangUsed,
+    /// Gungjanggi panel: passes in a row (count).
+    GungPasses,
+    /// Gungjanggi panel: two passes in a row, a third is not allowed.
+    GungNoThirdPass,
+    /// Gungjanggi panel: a bikjang is pending; what accepting does.
+    GungPendingAccept,
+    /// Gungjanggi panel: a bikjang is pending; what breaking the line does.
+    GungPendingBreak,
+    /// Gungjanggi panel: the judging phase has begun (why).
+    GungJudgingBanner,
+    /// Why judging began: the request to judge was accepted.
+    GungCauseDraw,
+    /// Why judging began: a bikjang was accepted.
+    GungCauseBikjang,
+    /// Why judging began: plies without a capture (count).
+    GungCauseQuiet,
+    /// Why judging began: only kings and advisors are left.
+    GungCauseBare,
+    /// Why judging began: the game was set up in the judging phase.
+    GungCauseSetUp,
+    /// Gungjanggi panel: what wins now in the judging phase.
+    GungFirstCheckWins,
+    /// Gungjanggi panel: plies left before material decides (count).
+    GungMaterialIn,
+    /// Gungjanggi: material heading, Manual 1 (by value).
+    GungMaterialByValue,
+    /// Gungjanggi: material heading, Manual 2 (by count).
+    GungMaterialByCount,
+    /// Gungjanggi: who is ahead on material (side).
+    GungLeader,
+    /// Gungjanggi: equal material, the second player wins (side).
+    GungEqual,
+    /// Status: a side called bikjang (caller, answerer).
+    GungEventBikjangCalled,
+    /// Status: a side's king promoted (side).
+    GungEventKingPromoted,
+    /// Status: a soldier promoted (side).
+    GungEventSoldierPromoted,
+    /// Status: the advisors in the palaces promoted.
+    GungEventAdvisorsPromoted,
+    /// Status: the judging phase began (cause, plies).
+    GungEventJudging,
+    /// Status: a side accepted the bikjang (side).
+    GungEventBikjangAccepted,
+    /// Key help: the draw-offer key in gungjanggi, which asks to judge.
+    KeyJudge,
+    /// Key help: the pass key in gungjanggi.
+    KeyPassGungjanggi,
+    /// Help: the promoted king in gungjanggi.
+    HelpGungKing,
+    /// Help: the promoted soldier (Manual 2).
+    HelpGungSoldier,
+    /// Help: the promoted advisor (Manual 2).
+    HelpGungAdvisor,
+    /// Dialog: a gungjanggi request to judge (asker, answerer).
+    JudgeOffer,
+    /// Status: the CPU accepted the request to judge.
+    StatusJudgeAccepted,
+    /// Illegal move reason: a third pass in a row (gungjanggi).
+    IllegalThirdPass,
+    /// Move list: a janggi pass.
+    MovePass,
+    /// Move list: a pass that accepts a bikjang.
+    MoveAcceptBikjang,
+    /// End reason detail: both material totals (side, total, side, total).
+    MaterialTotals,
     /// Illegal move reason.
     IllegalNoPiece,
     /// Illegal move reason.
@@ -690,6 +764,28 @@ keys! {
     ImportMove,
     /// Status: play goes on from an earlier position (move number).
     StatusBranched,
+    /// Key help: the variation list.
+    KeyVariations,
+    /// Status: a move at an earlier position made a new variation (move number).
+    StatusVariationMade,
+    /// Status: switched to a variation (its first move).
+    StatusVariationSwitched,
+    /// Status: a variation became the main line (its first move).
+    StatusVariationPromoted,
+    /// Status: a variation was deleted (its first move).
+    StatusVariationDeleted,
+    /// Status: the last deleted variation is back (its first move).
+    StatusVariationRestored,
+    /// Status: no deleted variation to bring back.
+    StatusNothingToRestore,
+    /// Title of the variation list (the move number after which they branch).
+    VariationsTitle,
+    /// The variation list when no move follows the shown position.
+    VariationsEmpty,
+    /// The keys of the variation list.
+    VariationsHint,
+    /// Label of the main continuation in the variation list.
+    VariationMainLine,
     /// Status: a typed move names a move that is not legal, and why.
     StatusMoveRefused,
     /// Status: a typed move fits several moves, which are listed.
@@ -994,9 +1090,46 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ReasonFoul, "by a foul"),
     (Key::ReasonTimeout, "on time"),
     (Key::ReasonAgreement, "by agreement"),
-    (Key::ReasonFirstCheck, "by the first check"),
+    (Key::ReasonFirstCheck, "by first check (judging phase)"),
     (Key::ReasonMaterial, "on material"),
     (Key::ReasonSecondPlayer, "as second player on equal material"),
+    (Key::GungKingNormal, "king normal"),
+    (Key::GungKingPromoted, "king promoted"),
+    (Key::GungBikjangLeft, "bikjang unused"),
+    (Key::GungBikjangUsed, "bikjang used"),
+    (Key::GungPasses, "passes {}/2"),
+    (Key::GungNoThirdPass, "passes 2/2: no third"),
+    (Key::GungPendingAccept, "Bikjang! p accepts: material decides"),
+    (Key::GungPendingBreak, "step aside or block: king promotes"),
+    (Key::GungJudgingBanner, "JUDGING PHASE · {}"),
+    (Key::GungCauseDraw, "asked to judge"),
+    (Key::GungCauseBikjang, "bikjang accepted"),
+    (Key::GungCauseQuiet, "no capture in {} plies"),
+    (Key::GungCauseBare, "kings and advisors only"),
+    (Key::GungCauseSetUp, "set-up position"),
+    (Key::GungFirstCheckWins, "first check wins"),
+    (Key::GungMaterialIn, "plies to material: {}"),
+    (Key::GungMaterialByValue, "Material (value)"),
+    (Key::GungMaterialByCount, "Material (count)"),
+    (Key::GungLeader, "→ {} ahead"),
+    (Key::GungEqual, "→ equal: {} wins as second"),
+    (Key::GungEventBikjangCalled, "{} calls bikjang! {}: p accepts (material decides) · break it: king promotes"),
+    (Key::GungEventKingPromoted, "{}'s king promoted: it attacks the enemy king along an open file"),
+    (Key::GungEventSoldierPromoted, "{}'s soldier promoted: it steps forward, back or sideways"),
+    (Key::GungEventAdvisorsPromoted, "Advisors promoted (soldiers gone): they also move like promoted soldiers"),
+    (Key::GungEventJudging, "Judging ({}): first check wins; {} plies, then material"),
+    (Key::GungEventBikjangAccepted, "{} accepts the bikjang: material decides"),
+    (Key::KeyJudge, "ask to judge (gungjanggi has no draws: starts the judging phase)"),
+    (Key::KeyPassGungjanggi, "pass (no third in a row; when bikjang is called: accept it)"),
+    (Key::HelpGungKing, "promoted king: takes the enemy king along an open file like a chariot; facing it is check. Breaking a bikjang promotes your king; both promote when judging begins."),
+    (Key::HelpGungSoldier, "promoted soldier (Manual 2): on reaching the last rank it steps forward, back or sideways (palace diagonals too)."),
+    (Key::HelpGungAdvisor, "promoted advisor (Manual 2): when a side has lost all soldiers, advisors in a palace promote: advisor moves plus a promoted soldier's, and may leave the palace."),
+    (Key::JudgeOffer, "{} asks to judge (no draws: first check wins, then material). {}, accept?"),
+    (Key::StatusJudgeAccepted, "The request to judge was accepted: the judging phase begins"),
+    (Key::IllegalThirdPass, "pass rule: no third pass in a row"),
+    (Key::MovePass, "pass"),
+    (Key::MoveAcceptBikjang, "accept bikjang"),
+    (Key::MaterialTotals, "{} {} : {} {}"),
     (Key::IllegalNoPiece, "no piece of yours on that square"),
     (Key::IllegalNotAMove, "that piece cannot move there"),
     (Key::IllegalWrongPiece, "the piece on {} is {}"),
@@ -1011,7 +1144,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::IllegalMustPromote, "the piece must promote here"),
     (Key::IllegalNotInHand, "no such piece in hand"),
     (Key::IllegalCannotPass, "passing is not allowed now"),
-    (Key::IllegalRepetition, "the move would repeat the position"),
+    (Key::IllegalRepetition, "repetition rule: the position would occur a third time"),
     (Key::IllegalBikjangCalled, "bikjang was already called once"),
     (Key::IllegalGameOver, "the game is over"),
     (Key::HelpTitle, "Help"),
@@ -1061,7 +1194,18 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ImportGame, "game {}"),
     (Key::ImportLine, "line {}"),
     (Key::ImportMove, "move {}"),
-    (Key::StatusBranched, "Playing on from move {}: the later moves are cut (r brings them back)"),
+    (Key::StatusBranched, "Playing on from move {}: the later moves stay (r replays them; another move makes a variation)"),
+    (Key::KeyVariations, "variations here: Enter switch, + main line, x delete, u undo delete"),
+    (Key::StatusVariationMade, "Move {} starts a new variation; the old line is kept (b lists them)"),
+    (Key::StatusVariationSwitched, "Now following the variation {}"),
+    (Key::StatusVariationPromoted, "{} is now the main line"),
+    (Key::StatusVariationDeleted, "Variation {} deleted (u in the list brings it back)"),
+    (Key::StatusVariationRestored, "Variation {} is back"),
+    (Key::StatusNothingToRestore, "No deleted variation to bring back"),
+    (Key::VariationsTitle, "Variations after move {}"),
+    (Key::VariationsEmpty, "No move follows this position yet"),
+    (Key::VariationsHint, "Enter switch · + main line · x delete · u undo delete · Esc close"),
+    (Key::VariationMainLine, "main line"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' could be {}"),
     (Key::KeyResign, "resign"),
@@ -1097,7 +1241,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::RulesXiangqi, "The generals may not face each other on an open file. Stalemate loses. Perpetual check loses; other threefold repetitions draw; 60 moves each without a capture draw."),
     (Key::RulesShogi, "Pieces reaching, leaving or inside the far three ranks may promote. Captured pieces join your hand and may be dropped. No two unpromoted pawns on a file (nifu); no mate by a pawn drop (uchifuzume). Fourfold repetition draws, perpetual check loses."),
     (Key::RulesJanggi, "Cho moves first. You may pass (p) when not in check. Facing generals (bikjang) must be broken or accepted by passing; it is then scored. Points: chariot 13, cannon 7, horse 5, elephant 3, advisor 3, soldier 2, Han +1.5."),
-    (Key::RulesGungjanggi, "Gungjanggi: no draws. Each side may call bikjang once; breaking it promotes your king, which then attacks the enemy king along an open file. No third pass in a row, no position a third time. When the game cannot be won (draw offer, accepted bikjang, 100 quiet plies, only kings and advisors) the first check wins; after 20 plies or an accepted bikjang, more material wins (by value; by count in Manual 2), equal material: Han."),
+    (Key::RulesGungjanggi, "Gungjanggi: no draws. Each side may call bikjang once; breaking it promotes your king (marked beside it on the board), which then attacks the enemy king along an open file. No third pass in a row, no position a third time. When the game cannot be won (a request to judge (D) accepted, an accepted bikjang, 100 quiet plies, only kings and advisors) the judging phase begins: the first check wins (장군승); after 20 plies or an accepted bikjang, more material wins (기물승: by value; by count in Manual 2); equal material: Han, the second player (후수승)."),
     (Key::TooSmall, "The terminal is too small: {}×{} needed, {}×{} now"),
     (Key::GameHints, "Enter pick/move · : type · u undo · r redo · f flip · ? help · q quit"),
     (Key::ThinkingLine, "depth {}  {}  {} nps  PV: {}"),
@@ -1308,9 +1452,46 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ReasonFoul, "반칙"),
     (Key::ReasonTimeout, "시간 초과"),
     (Key::ReasonAgreement, "합의"),
-    (Key::ReasonFirstCheck, "첫 장군"),
-    (Key::ReasonMaterial, "기물 점수"),
-    (Key::ReasonSecondPlayer, "동점 시 후수 승"),
+    (Key::ReasonFirstCheck, "장군승 (판정 단계의 첫 장군)"),
+    (Key::ReasonMaterial, "기물승"),
+    (Key::ReasonSecondPlayer, "후수승 (기물 같음)"),
+    (Key::GungKingNormal, "궁 보통"),
+    (Key::GungKingPromoted, "궁 진급"),
+    (Key::GungBikjangLeft, "빅장 남음"),
+    (Key::GungBikjangUsed, "빅장 씀"),
+    (Key::GungPasses, "연속 쉼 {}/2"),
+    (Key::GungNoThirdPass, "연속 쉼 2/2: 더 못 쉼"),
+    (Key::GungPendingAccept, "빅장! p 받기 = 기물로 판정"),
+    (Key::GungPendingBreak, "피하거나 막기 = 내 궁 진급"),
+    (Key::GungJudgingBanner, "판정 단계 · {}"),
+    (Key::GungCauseDraw, "판정 요청 합의"),
+    (Key::GungCauseBikjang, "빅장 받음"),
+    (Key::GungCauseQuiet, "{}수 동안 잡지 않음"),
+    (Key::GungCauseBare, "궁과 사만 남음"),
+    (Key::GungCauseSetUp, "시작 국면부터"),
+    (Key::GungFirstCheckWins, "첫 장군이 이깁니다"),
+    (Key::GungMaterialIn, "{}수 뒤 기물 판정"),
+    (Key::GungMaterialByValue, "기물(값)"),
+    (Key::GungMaterialByCount, "기물(수)"),
+    (Key::GungLeader, "→ {} 우세"),
+    (Key::GungEqual, "→ 같음: 후수 {} 승"),
+    (Key::GungEventBikjangCalled, "{} 빅장! {}: p로 받으면 기물 판정 · 피하거나 막으면 궁 진급"),
+    (Key::GungEventKingPromoted, "{} 궁 진급: 이제 열린 줄의 상대 궁을 잡습니다 (마주 보면 장군)"),
+    (Key::GungEventSoldierPromoted, "{} 졸 진급: 이제 앞·뒤·옆으로 한 칸씩 움직입니다"),
+    (Key::GungEventAdvisorsPromoted, "사 진급 (한쪽 졸이 모두 잡힘): 진급한 졸처럼도 움직이고 궁성을 나갈 수 있습니다"),
+    (Key::GungEventJudging, "판정 단계 ({}): 첫 장군이 이깁니다, 없으면 {}수 뒤 기물 판정"),
+    (Key::GungEventBikjangAccepted, "{} 빅장 받음: 기물로 판정합니다"),
+    (Key::KeyJudge, "판정 요청 (궁장기는 비김이 없어 판정 단계로 갑니다)"),
+    (Key::KeyPassGungjanggi, "한수쉼 (세 번 연속 금지; 빅장일 때는 빅장 받기)"),
+    (Key::HelpGungKing, "진급한 궁: 열린 줄에서 상대 궁을 차처럼 잡습니다. 진급한 궁과 마주 보면 장군입니다. 빅장을 피하거나 막으면 내 궁이, 판정 단계가 되면 두 궁이 모두 진급합니다."),
+    (Key::HelpGungSoldier, "진급한 졸 (매뉴얼 2): 끝 줄에 닿으면 진급해 앞·뒤·옆으로 한 칸씩 (궁성 대각선 포함) 움직입니다."),
+    (Key::HelpGungAdvisor, "진급한 사 (매뉴얼 2): 한쪽의 졸이 모두 잡히면 궁성 안의 사가 진급해 사의 길에 더해 진급한 졸처럼 움직이고 궁성을 나갈 수 있습니다."),
+    (Key::JudgeOffer, "{} 판정 요청 (비김 없음: 첫 장군 승, 그다음 기물). {}, 받겠습니까?"),
+    (Key::StatusJudgeAccepted, "판정 요청을 받아들였습니다: 판정 단계 시작"),
+    (Key::IllegalThirdPass, "한수쉼 반복 금지: 세 번 연속 쉴 수 없습니다"),
+    (Key::MovePass, "한수쉼"),
+    (Key::MoveAcceptBikjang, "빅장 받음"),
+    (Key::MaterialTotals, "{} {} : {} {}"),
     (Key::IllegalNoPiece, "그 자리에 내 기물이 없습니다"),
     (Key::IllegalNotAMove, "그 기물은 거기로 갈 수 없습니다"),
     (Key::IllegalWrongPiece, "{} 자리의 기물은 {}입니다"),
@@ -1325,7 +1506,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::IllegalMustPromote, "여기서는 반드시 승격해야 합니다"),
     (Key::IllegalNotInHand, "그 기물을 갖고 있지 않습니다"),
     (Key::IllegalCannotPass, "지금은 한수쉼을 할 수 없습니다"),
-    (Key::IllegalRepetition, "같은 국면을 반복하게 됩니다"),
+    (Key::IllegalRepetition, "반복 수 금지: 같은 국면이 세 번째로 나오게 됩니다"),
     (Key::IllegalBikjangCalled, "빅장은 이미 한 번 불렀습니다"),
     (Key::IllegalGameOver, "대국이 끝났습니다"),
     (Key::HelpTitle, "도움말"),
@@ -1375,7 +1556,18 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ImportGame, "{}번째 대국"),
     (Key::ImportLine, "{}행"),
     (Key::ImportMove, "{}수째"),
-    (Key::StatusBranched, "{}수째부터 이어 둡니다: 뒤의 수는 잘렸습니다(r로 되살림)"),
+    (Key::StatusBranched, "{}수째부터 이어 둡니다: 뒤의 수는 남습니다(r로 다시 두기, 다른 수는 변화수가 됩니다)"),
+    (Key::KeyVariations, "여기의 변화수: Enter 바꾸기, + 본선으로, x 지우기, u 지우기 취소"),
+    (Key::StatusVariationMade, "{}수째에 새 변화수를 만들었습니다. 원래 수순은 남아 있습니다(b로 보기)"),
+    (Key::StatusVariationSwitched, "변화수 {}(으)로 바꿨습니다"),
+    (Key::StatusVariationPromoted, "{}을(를) 본선으로 올렸습니다"),
+    (Key::StatusVariationDeleted, "변화수 {}을(를) 지웠습니다(목록에서 u로 되살림)"),
+    (Key::StatusVariationRestored, "변화수 {}을(를) 되살렸습니다"),
+    (Key::StatusNothingToRestore, "되살릴 변화수가 없습니다"),
+    (Key::VariationsTitle, "{}수 뒤의 변화수"),
+    (Key::VariationsEmpty, "이 국면 뒤에 둔 수가 아직 없습니다"),
+    (Key::VariationsHint, "Enter 바꾸기 · + 본선으로 · x 지우기 · u 지우기 취소 · Esc 닫기"),
+    (Key::VariationMainLine, "본선"),
     (Key::StatusMoveRefused, "'{}': {}"),
     (Key::StatusAmbiguousMove, "'{}' 수가 여럿입니다: {}"),
     (Key::KeyResign, "기권"),
@@ -1411,7 +1603,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::RulesXiangqi, "두 장수는 열린 줄에서 마주볼 수 없습니다. 둘 수가 없으면 집니다. 연속 장군은 지고, 다른 세 번 반복은 무승부, 잡지 않고 각 60수면 무승부."),
     (Key::RulesShogi, "상대 진영 세 줄에 들어가거나, 나오거나, 그 안에서 움직이면 승격할 수 있습니다. 잡은 기물은 손에 들어와 놓을 수 있습니다. 같은 줄에 보 두 개(니후)와 보를 놓아 외통(우치후즈메)은 금지. 네 번 반복은 무승부, 연속 장군은 패."),
     (Key::RulesJanggi, "초가 먼저 둡니다. 장군이 아닐 때 한수쉼(p)을 할 수 있습니다. 빅장은 피하거나 한수쉼으로 받으며, 그러면 점수로 가립니다. 점수: 차 13, 포 7, 마 5, 상 3, 사 3, 졸 2, 한 +1.5."),
-    (Key::RulesGungjanggi, "궁장기: 비기는 일이 없습니다. 빅장은 한 번씩만 부를 수 있고, 빅장을 피하거나 막으면 궁이 진급해 열린 줄의 상대 궁을 잡을 수 있습니다. 한수쉼 세 번 연속, 같은 국면 세 번은 금지. 비기는 국면(무승부 합의, 빅장 받기, 100수 동안 잡지 않음, 궁과 사만 남음)이 되면 먼저 장군을 부르는 쪽이 이기고, 20수가 지나거나 빅장을 받으면 기물 승(매뉴얼 2는 기물 수), 같으면 후수 승입니다."),
+    (Key::RulesGungjanggi, "궁장기: 비기는 일이 없습니다. 빅장은 한 번씩만 부를 수 있고, 빅장을 피하거나 막으면 궁이 진급해(판에 표시) 열린 줄의 상대 궁을 잡을 수 있습니다. 한수쉼 세 번 연속, 같은 국면 세 번은 금지. 비기는 국면(판정 요청(D) 합의, 빅장 받기, 100수 동안 잡지 않음, 궁과 사만 남음)이 되면 판정 단계: 먼저 장군을 부르는 쪽이 이기고(장군승), 20수가 지나거나 빅장을 받으면 기물이 많은 쪽이 이기며(기물승, 매뉴얼 2는 기물 수), 같으면 후수인 한이 이깁니다(후수승)."),
     (Key::TooSmall, "터미널이 너무 작습니다: {}×{} 필요, 지금 {}×{}"),
     (Key::GameHints, "Enter 고르기/두기 · : 입력 · u 무르기 · r 다시 · f 뒤집기 · ? 도움말 · q 종료"),
     (Key::ThinkingLine, "깊이 {}  {}  {} nps  수읽기: {}"),

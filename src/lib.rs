@@ -4,7 +4,8 @@
 //! `rules` is pure (no I/O); `protocol` speaks engine protocols over any
 //! reader and writer; `bench` measures the rules engine. The terminal client
 //! is `app` (the model), `ui` (drawing) and `tui` (terminal and event loop),
-//! with its strings in `i18n`. `record` keeps games on disk (the autosave),
+//! with its strings in `i18n`. `tree` is a game as a tree of moves (variations,
+//! comments, marks) that the app plays and `record` keeps on disk (the autosave),
 //! `folders` says where on each platform, and `logging` is the optional log file.
 
 pub mod action;
@@ -22,6 +23,7 @@ pub mod record;
 pub mod rules;
 pub mod setup;
 pub mod theme;
+pub mod tree;
 pub mod tui;
 pub mod ui;
 pub mod untrusted;

@@ -123,6 +123,20 @@ fn modules_below_the_app_do_not_import_it() {
     }
 }
 
+/// The game tree sits below both the app and the records: it uses the rules engine only.
+#[test]
+fn the_game_tree_uses_only_the_rules() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(root.join("src/tree.rs")).unwrap();
+    let code = text.split("#[cfg(test)]").next().unwrap_or("");
+    for line in code.lines().filter(|l| l.contains("crate::")) {
+        assert!(
+            line.contains("crate::rules"),
+            "src/tree.rs names something above the rules: {line}"
+        );
+    }
+}
+
 /// Analysis sits below the app: the terminal client runs it on a worker, `qipan analyse`
 /// prints what it returns; it draws, prints and reads files itself never.
 #[test]

@@ -362,9 +362,19 @@ fn rule_10_material_then_second_player() {
     for rules in BOTH {
         let mut equal = game(rules, "3k5/9/9/r8/9/9/R8/9/4K4/9 w - - 0 1 KkJ19");
         play(&mut equal, "a4a5");
+        let totals = if rules == JanggiRules::GUNGJANGGI {
+            "13 13"
+        } else {
+            "1 1"
+        };
         assert_eq!(
-            equal.outcome(),
-            Some(Outcome::win(Side::Second, EndReason::SecondPlayer))
+            equal.outcome().map(|o| o.to_string()),
+            Some(format!("second wins by second-player {totals}")),
+            "후수승 carries both material totals"
+        );
+        assert_eq!(
+            equal.outcome().map(|o| (o.winner(), o.reason())),
+            Some((Some(Side::Second), EndReason::SecondPlayer))
         );
     }
 }

@@ -544,6 +544,11 @@ fn gib_comments_markers_and_stray_bytes_are_handled() {
         record.result,
         Some(Outcome::win(Side::First, EndReason::Resignation))
     );
+    // The comment is kept after the move it follows.
+    assert_eq!(
+        record.comments,
+        vec![(2, "a comment spanning lines".to_string())]
+    );
     // A piece name that does not match the board is refused.
     let wrong = gib::read("1. 79마78\n".as_bytes(), "wrong.gib").unwrap_err();
     assert_eq!(wrong.move_number, Some(1));

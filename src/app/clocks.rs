@@ -77,7 +77,9 @@ impl App {
             let spent = clock.turn_time(now);
             clock.complete_move(now);
             let ply = play.game.moves().len();
-            crate::record::times::set(&mut play.move_times, ply, spent);
+            if let Some(&node) = ply.checked_sub(1).and_then(|index| play.line.get(index)) {
+                play.tree.annotation_mut(node).time = Some(spent);
+            }
         }
     }
 
@@ -157,7 +159,7 @@ impl App {
     /// game both players must agree to it as to an undo.
     pub(super) fn redo_asking(&mut self) {
         let Some(play) = &self.play else { return };
-        if self.both_must_agree() && !play.redo.is_empty() {
+        if self.both_must_agree() && play.next_on_line().is_some() {
             self.overlay = Some(Overlay::Confirm(Question::Redo));
         } else {
             self.redo();

@@ -15,6 +15,7 @@ mod searches;
 pub mod settings_screen;
 pub use crate::setup;
 pub mod thinking;
+pub mod variations;
 
 pub use crate::action::Action;
 use crate::clock::{Clock, TimeSource};
@@ -26,6 +27,7 @@ use crate::rules::any::{shogi_hand_kind, AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
 use crate::rules::notation::{parse_move_after, Notation, NotationError, Refusal};
 use crate::rules::{EndReason, IllegalMove, Move, Outcome, Position, Side};
+use crate::tree::{GameTree, NodeId};
 pub use clocks::{clock_limits, CPU_SAFETY_MARGIN};
 pub use setup::{GameChoice, Player, StartField, StartOptions, TimeDefaults, GAMES};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -156,6 +158,11 @@ pub enum Overlay {
         /// The focused row (index into [`settings_screen::SettingRow::ALL`]).
         row: usize,
     },
+    /// The variations at the shown position: switch to, promote or delete one.
+    Variations {
+        /// The highlighted variation (index into the node's children, main first).
+        choice: usize,
+    },
 }
 
 /// How far the help can be scrolled down (it has fewer rows than this on any screen).
@@ -231,10 +238,14 @@ pub struct Status {
 /// A game being played or reviewed.
 #[derive(Clone, Debug)]
 pub struct Play {
-    /// The game with its history.
+    /// The game along the current line up to the present (history-aware rules live
+    /// here); rebuilt from the tree when the line changes.
     pub game: Game,
-    /// Moves taken back, the next to replay last.
-    pub redo: Vec<Move>,
+    /// Every move played or read, with its variations, comments, marks and times.
+    pub tree: GameTree,
+    /// The current line: tree nodes from the first move to the line's end. The game
+    /// has played `line[..game.moves().len()]`; the rest is what redo replays.
+    pub line: Vec<NodeId>,
     /// `Some(ply)` while reviewing the position after `ply` moves.
     pub review: Option<usize>,
     /// The board cursor.
@@ -269,9 +280,6 @@ pub struct Play {
     pub hint: Option<Move>,
     /// The final score of each CPU search of this game, for answering draw offers.
     pub evaluations: Vec<draw::Evaluation>,
-    /// The time each move took by the clock (index 0 = first move; `None` when
-    /// untimed or replayed), for the saved record.
-    pub move_times: Vec<Option<std::time::Duration>>,
 }
 
 impl Play {
@@ -423,6 +431,8 @@ impl App {
     /// A new hotseat app playing from a given position (tests, analysis).
     pub fn from_position(settings: Settings, position: AnyPosition) -> App {
         let mut app = App::new(settings);
+        // The title names the game and rule set of the position, not the start screen's.
+        app.options = StartOptions::for_variant(position.variant());
         let game = Game::new(position);
         app.begin(game, [Player::Human, Player::Human], None);
         app
@@ -485,7 +495,9 @@ impl App {
                     clock.time(Side::Second, self.now()),
                 ],
             }),
-            move_times: play.move_times.clone(),
+            move_times: play.move_times(),
+            tree: play.tree.clone(),
+            line: play.line.clone(),
         })
     }
 
@@ -494,7 +506,7 @@ impl App {
         let Some(play) = &self.play else { return };
         if !play.in_progress() {
             self.effects.push(Effect::RemoveAutosave);
-        } else if !play.game.moves().is_empty() || !play.redo.is_empty() {
+        } else if !play.tree.is_empty() {
             if let Some(saved) = self.saved_game() {
                 self.effects
                     .push(Effect::Autosave(autosave::to_text(&saved)));
@@ -516,7 +528,7 @@ impl App {
             play.flipped = saved.flipped;
             play.flip_every_turn = saved.flip_every_turn;
             play.notation = saved.notation;
-            play.move_times = saved.move_times;
+            play.adopt_tree(saved.tree, saved.line);
             play.face_the_mover();
         }
         self.autosave();
@@ -679,9 +691,12 @@ impl App {
         let kind = position.game();
         let cursor = start_cursor(position);
         let clock = self.new_clock(self.options.time, position.side_to_move(), saved);
+        let tree = GameTree::from_game(&game);
+        let line = tree.main_line();
         self.play = Some(Play {
             game,
-            redo: Vec::new(),
+            tree,
+            line,
             review: None,
             cursor,
             hand_cursor: None,
@@ -699,7 +714,6 @@ impl App {
             hint_search: None,
             hint: None,
             evaluations: Vec::new(),
-            move_times: Vec::new(),
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -810,6 +824,7 @@ impl App {
                 choice,
             } => self.update_open_prompt(action, text, choices, choice),
             Overlay::Settings { row } => self.update_settings(row, action),
+            Overlay::Variations { choice } => self.update_variations(choice, action),
         }
     }
 
@@ -938,6 +953,7 @@ impl App {
             }
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Settings => self.open_settings(),
+            Action::Variations => self.open_variations(),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
             Action::HistoryForward => self.review_step(1),
@@ -1135,10 +1151,13 @@ impl App {
                 Selection::Square(from) => Move::new(from, square),
                 Selection::Hand(kind) => Move::drop(shogi_hand_kind(kind).unwrap_or(0), square),
             };
-            let reason = position
+            // The game names the rule, history included (a repetition, a second bikjang).
+            let Some(play) = &self.play else { return };
+            let reason = play
+                .game
                 .check_move(attempted)
                 .err()
-                .unwrap_or(IllegalMove::ForbiddenRepetition);
+                .unwrap_or(IllegalMove::NotAMove);
             self.refuse(reason);
             return;
         }
@@ -1176,13 +1195,11 @@ impl App {
         let Some(play) = &mut self.play else { return };
         match play.game.play(mv) {
             Ok(()) => {
+                // The move goes into the tree: along the line, onto an existing
+                // variation, or as a new one (the old line stays).
+                let made_variation = play.record_move(mv);
                 self.clock_after_move();
                 let Some(play) = &mut self.play else { return };
-                if play.redo.last() == Some(&mv) {
-                    play.redo.pop();
-                } else {
-                    play.redo.clear();
-                }
                 play.selection = None;
                 play.targets.clear();
                 play.hand_cursor = None;
@@ -1190,6 +1207,14 @@ impl App {
                     play.cursor = mv.to;
                 }
                 self.status = None;
+                if made_variation {
+                    let ply = play.game.moves().len().to_string();
+                    let text = self
+                        .settings
+                        .language
+                        .format(Key::StatusVariationMade, &[&ply]);
+                    self.say(text);
+                }
                 self.after_change();
             }
             Err(reason) => self.refuse(reason),
@@ -1258,8 +1283,21 @@ impl App {
             .iter()
             .copied()
             .find(|m| m.is_pass());
+        let third_pass = play.game.position().bikjang_pending()
+            || play
+                .game
+                .gungjanggi_status(play.game.moves().len())
+                .is_some_and(|status| {
+                    let mover = play.game.position().side_to_move();
+                    status.sides[mover.index()].third_pass_forbidden()
+                });
         match pass {
             Some(mv) => self.play_move(mv),
+            None if third_pass && play.game.variant().is_gungjanggi() => {
+                let language = self.settings.language;
+                let rule = language.text(Key::IllegalThirdPass);
+                self.refuse_text(Key::StatusIllegal, &[rule]);
+            }
             None if play.game.variant().kind() == GameKind::Janggi => {
                 self.refuse(IllegalMove::CannotPass)
             }
@@ -1273,23 +1311,20 @@ impl App {
         play.review = None;
         play.selection = None;
         play.targets.clear();
-        let Some(mv) = play.game.undo() else {
+        // The taken-back moves stay on the current line: redo replays them.
+        if play.game.undo().is_none() {
             self.refuse_text(Key::StatusNothingToUndo, &[]);
             return;
-        };
-        play.redo.push(mv);
+        }
         // Against the CPU, take back its reply too so the human is to move again.
         let side = play.game.position().side_to_move();
         let has_human = play.players.contains(&Player::Human);
         if play.player(side) != Player::Human && has_human {
-            if let Some(mv) = play.game.undo() {
-                play.redo.push(mv);
-            }
+            play.game.undo();
         }
         // Scores of taken-back positions no longer speak for the game.
         let played = play.game.moves().len();
         play.evaluations.retain(|e| e.ply < played);
-        play.move_times.truncate(played);
         self.status = None;
         self.overlay = None;
         self.clock_to_mover();
@@ -1300,20 +1335,20 @@ impl App {
         self.stop_search();
         let Some(play) = &mut self.play else { return };
         play.review = None;
-        let Some(mv) = play.redo.pop() else {
+        // Redo follows the current line's continuation.
+        let Some(mv) = play.next_on_line() else {
             self.refuse_text(Key::StatusNothingToRedo, &[]);
             return;
         };
-        if play.game.play(mv).is_err() {
-            play.redo.clear();
+        if let Err(reason) = play.game.play(mv) {
+            self.refuse(reason);
             return;
         }
         let side = play.game.position().side_to_move();
         if play.player(side) != Player::Human && play.players.contains(&Player::Human) {
-            if let Some(mv) = play.redo.pop() {
-                if play.game.play(mv).is_err() {
-                    play.redo.clear();
-                }
+            if let Some(mv) = play.next_on_line() {
+                // A reply the history forbids now stays on the line, unplayed.
+                let _ = play.game.play(mv);
             }
         }
         play.selection = None;
@@ -1383,8 +1418,8 @@ impl App {
             }
             self.after_change();
             if self.play.as_ref().is_some_and(|p| p.in_progress()) {
-                // Gungjanggi: the accepted offer starts its judging phase.
-                let text = self.text(Key::StatusDrawAccepted).to_string();
+                // Gungjanggi: the accepted request to judge starts its judging phase.
+                let text = self.text(Key::StatusJudgeAccepted).to_string();
                 self.say(text);
             }
         } else {
@@ -1629,3 +1664,5 @@ pub fn native_side_name(game: GameKind, side: Side) -> &'static str {
 mod clock_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod variation_tests;

@@ -43,10 +43,13 @@ impl App {
         let variant = record.game.variant();
         self.options = StartOptions::for_variant(variant);
         let players = [Player::Human, Player::Human];
+        // The whole tree (variations, comments, marks, times) comes along; the main line
+        // is the current line.
+        let tree = record.full_tree();
         self.begin(record.game, players, None);
-        // Saving the opened game again keeps the times its file stated.
         if let Some(play) = &mut self.play {
-            play.move_times = record.move_times;
+            let line = tree.main_line();
+            play.adopt_tree(tree, line);
         }
         match problem {
             Some(problem) => self.show_error(Key::StatusOpenedPartly, problem),
@@ -84,13 +87,13 @@ impl App {
         let Some(ply) = play.review.take() else {
             return;
         };
+        // The moves after it stay on the current line (redo replays them); a different
+        // move makes a variation.
         while play.game.moves().len() > ply {
-            match play.game.undo() {
-                Some(mv) => play.redo.push(mv),
-                None => break,
+            if play.game.undo().is_none() {
+                break;
             }
         }
-        play.move_times.truncate(play.game.moves().len());
         play.selection = None;
         play.targets.clear();
         play.history_recorded = false;
@@ -108,6 +111,11 @@ impl App {
     pub fn game_record(&self) -> Option<GameRecord> {
         let play = self.play.as_ref()?;
         let mut record = GameRecord::new(play.game.clone());
+        // The whole tree is written; the line played is its main line.
+        let mut tree = play.tree.clone();
+        for &id in &play.line[..play.game.moves().len().min(play.line.len())] {
+            tree.promote(id);
+        }
         let name = |player: Player| match player {
             Player::Human => "Human".to_string(),
             Player::Computer { level } => format!("qipan level {level}"),
@@ -126,8 +134,13 @@ impl App {
         record.headers.push((first.into(), name(play.players[0])));
         record.headers.push((second.into(), name(play.players[1])));
         record.result = play.game.outcome();
-        record.move_times = play.move_times.clone();
+        record.move_times = play.move_times();
         crate::record::times::tidy(&mut record.move_times, play.game.moves().len());
+        if tree.moves_of(&tree.main_line()) == play.game.moves() {
+            record.tree = tree;
+        } else {
+            record.tree = with_main_line_cut(tree, play.game.moves().len());
+        }
         Some(record)
     }
 
@@ -305,6 +318,19 @@ fn position_fen(play: &Play) -> String {
         AnyPosition::Shogi(shogi) => shogi.sfen(),
         other => other.fen(),
     }
+}
+
+/// The tree with its main line ending after `ply` moves. A record's main line is the
+/// game; the moves taken back and not replayed after its end cannot be a variation of
+/// anything there, so the saved record leaves them out (as before the tree; the
+/// autosave keeps them).
+fn with_main_line_cut(tree: crate::tree::GameTree, ply: usize) -> crate::tree::GameTree {
+    let main = tree.main_line();
+    let mut tree = tree;
+    if let Some(&first_after) = main.get(ply) {
+        tree.delete(first_after);
+    }
+    tree
 }
 
 #[cfg(test)]
@@ -626,7 +652,7 @@ mod tests {
 
         // Taking a move back drops its time; the move played instead has its own.
         app.undo();
-        assert_eq!(app.play.as_ref().unwrap().move_times.len(), 2);
+        assert_eq!(app.play.as_ref().unwrap().move_times().len(), 2);
         think_and_play(&mut app, 9, "6g6f");
         let record = saved_record(&mut app);
         assert_eq!(record.move_times, vec![secs(3), secs(65), secs(9)]);
@@ -642,7 +668,7 @@ mod tests {
         assert_eq!(saved.move_times.len(), 2);
         let mut resumed = timed_hotseat(Variant::Shogi, "5m");
         resumed.resume_saved(saved);
-        assert_eq!(resumed.play.as_ref().unwrap().move_times.len(), 2);
+        assert_eq!(resumed.play.as_ref().unwrap().move_times().len(), 2);
         let record = saved_record(&mut janggi);
         let pgn = crate::record::write(&record, crate::record::Format::Pgn).unwrap();
         assert!(pgn.contains("{[%emt 0:00:04]}"), "{pgn}");

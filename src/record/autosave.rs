@@ -22,12 +22,17 @@
 //! (times in milliseconds), so a resumed game continues with the clocks as they were.
 //! `times` (when some move has one) gives each move's time in milliseconds, `-` when
 //! unknown (`times 3000 - 65250`), so the resumed game's record keeps them.
+//! `tree` (written by every version that has variations) is the whole game tree in
+//! [`super::tree_text`]'s form, and `line` the current line as child indices from the
+//! start (`line 0 0 1`): `moves` is then the part of that line played so far. A file
+//! without them (from before the tree) is read as one line.
 
 use crate::clock::{SideTime, TimeControl};
 use crate::rules::any::{AnyPosition, Variant};
 use crate::rules::game::Game;
 use crate::rules::notation::Notation;
 use crate::rules::Position;
+use crate::tree::{GameTree, NodeId};
 use std::fmt;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -96,6 +101,23 @@ pub struct SavedGame {
     /// The time each move took (index 0 = first move, `None` unknown); empty when no
     /// move has one. Written as the `times` line so a resumed game's record keeps them.
     pub move_times: Vec<Option<Duration>>,
+    /// The whole game tree: variations, comments, marks and times.
+    pub tree: GameTree,
+    /// The current line through the tree, first move first; `game` has played its start.
+    pub line: Vec<NodeId>,
+}
+
+impl SavedGame {
+    /// The tree and line of a game saved as one line (files from before the tree):
+    /// the game's moves with their times.
+    pub fn single_line(game: &Game, move_times: &[Option<Duration>]) -> (GameTree, Vec<NodeId>) {
+        let mut tree = GameTree::from_game(game);
+        let line = tree.main_line();
+        for (&id, &time) in line.iter().zip(move_times) {
+            tree.annotation_mut(id).time = time;
+        }
+        (tree, line)
+    }
 }
 
 /// The clocks of a saved game.
@@ -376,7 +398,52 @@ pub fn to_text(saved: &SavedGame) -> String {
             .collect();
         text.push_str(&format!("times {}\n", times.join(" ")));
     }
+    text.push_str(&format!("tree {}\n", super::tree_text::write(&saved.tree)));
+    let indices: Vec<String> = saved
+        .line
+        .iter()
+        .map(|&id| {
+            let parent = saved.tree.node(id).parent().unwrap_or(NodeId::ROOT);
+            let index = saved.tree.children(parent).iter().position(|&c| c == id);
+            index.unwrap_or(0).to_string()
+        })
+        .collect();
+    text.push_str(&format!("line {}\n", indices.join(" ")));
     text
+}
+
+/// Reads the `tree` and `line` lines: the tree, and the current line, which must begin
+/// with the moves played.
+fn read_tree(
+    tree_field: (usize, &str),
+    line_field: Option<(usize, &str)>,
+    game: &Game,
+) -> Result<(GameTree, Vec<NodeId>), (usize, String)> {
+    let (number, value) = tree_field;
+    let tree = super::tree_text::read(value, game.start())
+        .map_err(|reason| (number, format!("bad tree: {reason}")))?;
+    let mut line = Vec::new();
+    let mut at = NodeId::ROOT;
+    if let Some((number, value)) = line_field {
+        for word in value.split_whitespace() {
+            let child = word
+                .parse::<usize>()
+                .ok()
+                .and_then(|index| tree.children(at).get(index).copied())
+                .ok_or_else(|| (number, format!("bad line: no variation '{word}' here")))?;
+            line.push(child);
+            at = child;
+        }
+    }
+    line.extend(tree.main_continuation(at));
+    let played = game.moves().len();
+    if line.len() < played || tree.moves_of(&line[..played]) != game.moves() {
+        return Err((
+            number,
+            "bad tree: its line does not begin with the moves played".to_string(),
+        ));
+    }
+    Ok((tree, line))
 }
 
 /// Reads the value of a `times` line: a move's time in milliseconds, or `-`, per move.
@@ -607,6 +674,11 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
             parse_times(value, game.moves().len()).map_err(|m| invalid(Some(line), m))?
         }
     };
+    let (tree, line) = match field("tree") {
+        Some(tree_field) => read_tree(tree_field, field("line"), &game)
+            .map_err(|(line, message)| invalid(Some(line), message))?,
+        None => SavedGame::single_line(&game, &move_times),
+    };
     Ok(SavedGame {
         game,
         players,
@@ -615,6 +687,8 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
         notation,
         clock,
         move_times,
+        tree,
+        line,
     })
 }
 
@@ -658,7 +732,10 @@ mod tests {
     }
 
     fn saved(game: Game) -> SavedGame {
+        let (tree, line) = SavedGame::single_line(&game, &[]);
         SavedGame {
+            tree,
+            line,
             game,
             players: [
                 Seat::Engine("Fairy Stockfish 11%".to_string()),

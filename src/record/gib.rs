@@ -134,11 +134,23 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
 
     let mut reader = MoveReader::default();
     let mut in_comment = false;
+    let mut comment: Vec<&str> = Vec::new();
     for (line, text) in move_lines {
         for word in text.split_whitespace() {
-            // `{ … }` comments may span words and lines.
+            // `{ … }` comments may span words and lines; each is kept after its move.
             if in_comment || word.starts_with('{') {
                 in_comment = !word.ends_with('}');
+                comment.push(word);
+                if !in_comment {
+                    let joined = comment.join(" ");
+                    comment.clear();
+                    let body = joined.trim_start_matches('{').trim_end_matches('}').trim();
+                    if !body.is_empty() {
+                        record
+                            .comments
+                            .push((record.game.moves().len(), body.to_string()));
+                    }
+                }
                 continue;
             }
             let body = word

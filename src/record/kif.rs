@@ -4,7 +4,10 @@
 //! name or a BOD board diagram as the start, numbered move lines with origins
 //! (`   1 ７六歩(77)   ( 0:16/00:00:16)`, the time kept in [`GameRecord::move_times`]
 //! and written back with each side's running total), end words (投了, 千日手, …), `*` comments. Bookmarks
-//! (`&`) are skipped, and variations (`変化：N手`) are skipped with the main line kept.
+//! (`&`) are skipped. Variations are `変化：N手` blocks after the main line, each
+//! branching from the line read just before it at move N (a `+` after a move says it
+//! has variations); they go into [`GameRecord::tree`] and are written back the same way,
+//! deepest branch first so every block branches from the line before it.
 //! Writes UTF-8 KIF with a `#KIF version=2.0 encoding=UTF-8` first line.
 //!
 //! The header and start-position part is shared with KI2 ([`super::ki2`]), which has the
@@ -16,6 +19,7 @@ use crate::rules::game::Game;
 use crate::rules::notation::{parse_move_after, NotationError};
 use crate::rules::shogi::{self, kind, Handicap, ShogiPosition};
 use crate::rules::{EndReason, Move, Outcome, Position, Side};
+use crate::tree::{GameTree, NodeId};
 
 /// Decodes a Japanese record file: UTF-8 when it starts with a UTF-8 byte-order mark,
 /// when an early line declares `encoding=UTF-8`, or when the bytes are valid UTF-8;
@@ -861,6 +865,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     let text = decode(bytes);
     let mut preamble = Preamble::default();
     let mut record: Option<GameRecord> = None;
+    let mut variations_from: Option<usize> = None;
     for (index, raw) in text.lines().enumerate() {
         let line_number = index + 1;
         let line = raw.trim_end();
@@ -870,6 +875,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
         }
         if trimmed.starts_with("変化") {
             // Variations follow the main line to the end of the file.
+            variations_from = Some(index);
             break;
         }
         if record.is_none() {
@@ -929,10 +935,103 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             ));
         }
     }
-    match record {
-        Some(record) => Ok(record),
-        None => preamble.into_record(file),
+    let mut record = match record {
+        Some(record) => record,
+        None => preamble.into_record(file)?,
+    };
+    if let Some(first) = variations_from {
+        read_variations(&mut record, &text, first, file)?;
     }
+    Ok(record)
+}
+
+/// How many `変化` blocks a file may hold (more are refused, not read without end).
+const MOST_VARIATIONS: usize = 10_000;
+
+/// Reads the `変化：N手` blocks from line index `first` on into the record's tree: each
+/// branches at move N from the line read before it.
+fn read_variations(
+    record: &mut GameRecord,
+    text: &str,
+    first: usize,
+    file: &str,
+) -> Result<(), ImportError> {
+    let mut tree = record.full_tree();
+    // The line read last, and the block being read (as a record of its line so far).
+    let mut last_line: Vec<NodeId> = tree.main_line();
+    let mut block: Option<(usize, GameRecord)> = None;
+    let mut blocks = 0;
+    let finish =
+        |tree: &mut GameTree, last_line: &mut Vec<NodeId>, branch: usize, read: GameRecord| {
+            let mut at = match branch {
+                0 => NodeId::ROOT,
+                _ => last_line[branch - 1],
+            };
+            last_line.truncate(branch);
+            for (index, &mv) in read.game.moves().iter().enumerate().skip(branch) {
+                at = tree.add_move(at, mv).0;
+                let annotation = tree.annotation_mut(at);
+                annotation.time = read.move_time(index + 1);
+                let said = read.comments.iter().filter(|(ply, _)| *ply == index + 1);
+                annotation.comments = said.map(|(_, body)| body.clone()).collect();
+                last_line.push(at);
+            }
+        };
+    for (index, raw) in text.lines().enumerate().skip(first) {
+        let line_number = index + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') || trimmed.starts_with('&') {
+            continue;
+        }
+        if let Some(rest) = trimmed.strip_prefix("変化") {
+            if let Some((branch, read)) = block.take() {
+                finish(&mut tree, &mut last_line, branch, read);
+            }
+            blocks += 1;
+            let number = rest
+                .trim_start_matches(['：', ':'])
+                .trim()
+                .trim_end_matches('手')
+                .trim();
+            let ply = kanji_number(number)
+                .map(|n| n as usize)
+                .filter(|&n| n >= 1 && n <= last_line.len() + 1 && blocks <= MOST_VARIATIONS)
+                .ok_or_else(|| {
+                    import_error(
+                        file,
+                        line_number,
+                        None,
+                        trimmed,
+                        "a variation must branch at a move of the line before it",
+                        Some(record.clone()),
+                    )
+                })?;
+            let game = tree
+                .game_along(&last_line[..ply - 1])
+                .map_err(|_| import_error(file, line_number, None, trimmed, "bad line", None))?;
+            block = Some((ply - 1, GameRecord::new(game)));
+            continue;
+        }
+        let Some((_, current)) = block.as_mut() else {
+            continue;
+        };
+        if let Some(comment) = trimmed.strip_prefix('*') {
+            let ply = current.game.moves().len();
+            current.comments.push((ply, comment.to_string()));
+        } else if trimmed.starts_with(|c: char| c.is_ascii_digit()) {
+            read_move_line(current, file, line_number, trimmed).map_err(|mut error| {
+                error.reason = format!("in a variation: {}", error.reason);
+                error.partial = Some(Box::new(record.clone()));
+                error
+            })?;
+        }
+        // Trailer lines (`まで…`) of a variation say nothing the tree keeps.
+    }
+    if let Some((branch, read)) = block.take() {
+        finish(&mut tree, &mut last_line, branch, read);
+    }
+    record.tree = tree;
+    Ok(())
 }
 
 /// Reads one numbered move line (`  12 同　銀(31)   ( 0:03/00:00:07)`) into the record.
@@ -1029,26 +1128,12 @@ pub fn write(record: &GameRecord) -> String {
     };
     write_start(&mut out, &start);
     out.push_str("手数----指手---------消費時間--\n");
-    write_comments(&mut out, &record.comments, 0);
-    let mut previous: Option<Move> = None;
-    let mut totals = [std::time::Duration::ZERO; 2];
-    for (index, &mv) in game.moves().iter().enumerate() {
-        let position = &game.positions()[index];
-        let text = kif_move_text(position, mv, previous);
-        match record.move_time(index + 1) {
-            Some(time) => {
-                // Each side's running total, as Kakinoki's column counts it.
-                let mover = position.side_to_move().index();
-                totals[mover] = totals[mover].saturating_add(time);
-                let padding = " ".repeat(13usize.saturating_sub(display_width(&text)).max(1));
-                let column = super::times::kif_column(time, totals[mover]);
-                out.push_str(&format!("{:>4} {text}{padding}{column}\n", index + 1));
-            }
-            None => out.push_str(&format!("{:>4} {}\n", index + 1, text)),
-        }
-        write_comments(&mut out, &record.comments, index + 1);
-        previous = Some(mv);
+    let tree = record.full_tree();
+    for comment in &tree.node(NodeId::ROOT).annotation.comments {
+        write_comment_lines(&mut out, comment);
     }
+    let main = tree.main_line();
+    write_line(&mut out, &tree, &main, 0);
     let plies = game.moves().len();
     if let Some(outcome) = record.result.or(game.outcome()) {
         let to_move = game.position().side_to_move();
@@ -1061,7 +1146,105 @@ pub fn write(record: &GameRecord) -> String {
             out.push('\n');
         }
     }
+    write_variations(&mut out, &tree, main);
     out
+}
+
+fn write_comment_lines(out: &mut String, text: &str) {
+    for line in text.lines() {
+        out.push('*');
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+/// Writes the move lines of `line[from..]` (a line from the first move), each with its
+/// time column (running totals counted from the start), `+` when it has variations,
+/// and its comments.
+fn write_line(out: &mut String, tree: &GameTree, line: &[NodeId], from: usize) {
+    let mut position = tree.start().clone();
+    let mut previous: Option<Move> = None;
+    let mut totals = [std::time::Duration::ZERO; 2];
+    for (index, &id) in line.iter().enumerate() {
+        let Some(mv) = tree.move_of(id) else { break };
+        let node = tree.node(id);
+        let mover = position.side_to_move().index();
+        if let Some(time) = node.annotation.time {
+            // Each side's running total, as Kakinoki's column counts it.
+            totals[mover] = totals[mover].saturating_add(time);
+        }
+        if index >= from {
+            let text = kif_move_text(&position, mv, previous);
+            let parent = node.parent().unwrap_or(NodeId::ROOT);
+            let branches = if tree.children(parent).len() > 1 {
+                "+"
+            } else {
+                ""
+            };
+            match node.annotation.time {
+                Some(time) => {
+                    let padding = " ".repeat(13usize.saturating_sub(display_width(&text)).max(1));
+                    let column = super::times::kif_column(time, totals[mover]);
+                    out.push_str(&format!(
+                        "{:>4} {text}{padding}{column}{branches}\n",
+                        index + 1
+                    ));
+                }
+                None => out.push_str(&format!("{:>4} {text}{branches}\n", index + 1)),
+            }
+            for comment in &node.annotation.comments {
+                write_comment_lines(out, comment);
+            }
+        }
+        position.play_unchecked(mv);
+        previous = Some(mv);
+    }
+}
+
+/// What the variation writer does next (an explicit stack: no recursion).
+enum Pending {
+    /// Write this line's block from its index `own` (its first own move), then its variations.
+    Block(Vec<NodeId>, usize),
+    /// Look for branch points of this line below index `next`, down to `lowest`.
+    Scan(Vec<NodeId>, usize, usize),
+}
+
+/// Writes the `変化` blocks of `main`'s variations: for each line, its branch points
+/// from the deepest up, each alternative's block followed by its own variations, so
+/// every block branches from the line written just before it.
+fn write_variations(out: &mut String, tree: &GameTree, main: Vec<NodeId>) {
+    let length = main.len();
+    let mut stack = vec![Pending::Scan(main, 0, length)];
+    while let Some(pending) = stack.pop() {
+        match pending {
+            Pending::Block(line, own) => {
+                out.push_str(&format!("\n変化：{}手\n", own + 1));
+                write_line(out, tree, &line, own);
+                let length = line.len();
+                // Its own first move is one of its parent's alternatives, written there.
+                stack.push(Pending::Scan(line, own + 1, length));
+            }
+            Pending::Scan(line, lowest, next) => {
+                let Some(index) = next.checked_sub(1).filter(|&i| i >= lowest) else {
+                    continue;
+                };
+                let parent = match index {
+                    0 => NodeId::ROOT,
+                    _ => line[index - 1],
+                };
+                let alternatives = tree.children(parent)[1..].to_vec();
+                let mut blocks = Vec::new();
+                for &alternative in &alternatives {
+                    let mut branch = line[..index].to_vec();
+                    branch.push(alternative);
+                    branch.extend(tree.main_continuation(alternative));
+                    blocks.push(Pending::Block(branch, index));
+                }
+                stack.push(Pending::Scan(line, lowest, index));
+                stack.extend(blocks.into_iter().rev());
+            }
+        }
+    }
 }
 
 /// The width of KIF text in a fixed-width font: full-width characters take two columns.

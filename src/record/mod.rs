@@ -26,6 +26,9 @@ pub mod pgn;
 pub mod position_line;
 pub mod text;
 pub mod times;
+#[cfg(test)]
+mod tree_tests;
+pub mod tree_text;
 pub mod xqf;
 
 pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, PickedGame};
@@ -33,6 +36,7 @@ pub use games::{read_all_bytes, read_all_file, read_nth_bytes, read_nth_file, Pi
 use crate::i18n::{Key, Language};
 use crate::rules::game::Game;
 use crate::rules::Outcome;
+use crate::tree::{GameTree, NodeId};
 use crate::untrusted;
 use std::fmt;
 use std::time::Duration;
@@ -57,18 +61,78 @@ pub struct GameRecord {
     /// `None` where no time is known. Empty when no move states one, and never longer
     /// than the moves; [`times`] reads and writes it.
     pub move_times: Vec<Option<Duration>>,
+    /// The whole game as a tree: its main line is `game`'s moves, with the variations,
+    /// comments, marks (NAGs) and times the file holds. Readers that know variations
+    /// (PGN, KIF) fill it; for the others [`read_bytes`] builds it from the fields
+    /// above. Writers take [`GameRecord::full_tree`].
+    pub tree: GameTree,
 }
 
 impl GameRecord {
     /// A record of `game` with no headers, comments or stated result.
     pub fn new(game: Game) -> GameRecord {
+        let tree = GameTree::from_game(&game);
         GameRecord {
-            game,
             headers: Vec::new(),
             comments: Vec::new(),
             result: None,
             move_times: Vec::new(),
+            tree,
+            game,
         }
+    }
+
+    /// A record of a whole tree: the game is its main line (replayed through the rules
+    /// engine; the index of a refused move and why otherwise), and the main line's
+    /// comments and times fill `comments` and `move_times`.
+    pub fn from_tree(tree: GameTree) -> Result<GameRecord, (usize, crate::rules::IllegalMove)> {
+        let main = tree.main_line();
+        let game = tree.game_along(&main)?;
+        let mut record = GameRecord::new(game);
+        for (ply, id) in std::iter::once(NodeId::ROOT)
+            .chain(main.iter().copied())
+            .enumerate()
+        {
+            let annotation = &tree.node(id).annotation;
+            for comment in &annotation.comments {
+                record.comments.push((ply, comment.clone()));
+            }
+            if let Some(time) = annotation.time {
+                times::set(&mut record.move_times, ply, time);
+            }
+        }
+        record.tree = tree;
+        Ok(record)
+    }
+
+    /// The tree to write: [`GameRecord::tree`] when its main line is the game's moves
+    /// (else a tree of the game alone), with the main line's `comments` and
+    /// `move_times` filled in where the tree says nothing there.
+    pub fn full_tree(&self) -> GameTree {
+        let mut tree = if self.tree.moves_of(&self.tree.main_line()) == self.game.moves() {
+            self.tree.clone()
+        } else {
+            GameTree::from_game(&self.game)
+        };
+        let main = tree.main_line();
+        let node_at = |ply: usize| match ply {
+            0 => Some(NodeId::ROOT),
+            _ => main.get(ply - 1).copied(),
+        };
+        for ply in 0..=main.len() {
+            let Some(id) = node_at(ply) else { continue };
+            if tree.node(id).annotation.comments.is_empty() {
+                let said = self.comments.iter().filter(|(at, _)| *at == ply);
+                let bodies = said.map(|(_, body)| body.clone());
+                tree.annotation_mut(id).comments.extend(bodies);
+            }
+        }
+        for (index, time) in self.move_times.iter().enumerate() {
+            if let (Some(id), Some(time)) = (node_at(index + 1), time) {
+                tree.annotation_mut(id).time.get_or_insert(*time);
+            }
+        }
+        tree
     }
 
     /// The time of the move that made `ply` (1-based: ply 1 is the first move), if known.
@@ -85,6 +149,11 @@ impl GameRecord {
         }
         for (_, comment) in &mut self.comments {
             untrusted::clean_lines_in_place(comment);
+        }
+        for id in self.tree.preorder() {
+            for comment in &mut self.tree.annotation_mut(id).comments {
+                untrusted::clean_lines_in_place(comment);
+            }
         }
     }
 
@@ -324,26 +393,18 @@ pub fn read_file(path: &std::path::Path) -> Result<GameRecord, ImportError> {
     read_bytes(&bytes, &name, format)
 }
 
-/// Reads a record in a known format.
+/// Reads a record in a known format; its [`GameRecord::tree`] holds everything read.
 pub fn read_bytes(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord, ImportError> {
     if holds_nothing(bytes) {
         // Every format says so alike, instead of an empty game read from nothing.
         return Err(file_error(file, NO_GAME));
     }
-    let read = match format {
-        Format::Pgn => pgn::read(bytes, file),
-        Format::Gib => gib::read(bytes, file),
-        Format::Fen | Format::Usi => position_line::read(bytes, file),
-        Format::Kif => kif::read(bytes, file),
-        Format::Ki2 => ki2::read(bytes, file),
-        Format::Csa => csa::read(bytes, file),
-        Format::Xqf => xqf::read(bytes, file),
-    };
     // Whatever the reader kept of the file's text is made safe for the terminal here,
-    // once for every format.
-    match read {
+    // once for every format, before the tree is built from it.
+    match read_format(bytes, file, format) {
         Ok(mut record) => {
             record.clean_text();
+            record.tree = record.full_tree();
             Ok(record)
         }
         Err(mut error) => {
@@ -352,6 +413,18 @@ pub fn read_bytes(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord
             }
             Err(error)
         }
+    }
+}
+
+fn read_format(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord, ImportError> {
+    match format {
+        Format::Pgn => pgn::read(bytes, file),
+        Format::Gib => gib::read(bytes, file),
+        Format::Fen | Format::Usi => position_line::read(bytes, file),
+        Format::Kif => kif::read(bytes, file),
+        Format::Ki2 => ki2::read(bytes, file),
+        Format::Csa => csa::read(bytes, file),
+        Format::Xqf => xqf::read(bytes, file),
     }
 }
 

@@ -5,8 +5,10 @@
 //!
 //! Reading takes tag pairs, `FEN`, `Variant`/`Game`, movetext in any notation of the
 //! game (the `Format` tag's first, then detected per move), `{…}` and `;` comments (a
-//! `[%emt 0:00:05]` command in one is the move's time, [`GameRecord::move_times`]); NAGs
-//! and `( … )` variations are skipped. Only the first game of a file is read.
+//! `[%emt 0:00:05]` command in one is the move's time, [`GameRecord::move_times`]), NAGs
+//! (`$1`…, and `!`, `?`, `!!`, `??`, `!?`, `?!` after a move) and `( … )` variations,
+//! nested, into [`GameRecord::tree`]. Writing puts the whole tree back the same way.
+//! Only the first game of a file is read.
 
 use super::text::{self, decode, Legacy, MoveReader};
 use super::{times, GameRecord, ImportError};
@@ -14,6 +16,7 @@ use crate::rules::any::{AnyPosition, GameKind, Variant};
 use crate::rules::game::Game;
 use crate::rules::notation::{format_move, Notation};
 use crate::rules::{EndReason, Position, Side};
+use crate::tree::{nag_of_mark, GameTree, NodeId};
 
 /// Tags the writer produces itself; others are copied from the record's headers.
 const OWN_TAGS: [&str; 8] = [
@@ -56,9 +59,27 @@ enum Token {
     Tag(String, String),
     Comment(String),
     Word(String),
+    /// `$n`, or a mark (`!?`) written alone or after a move.
+    Nag(u8),
+    /// `(`: a variation replacing the last move begins.
+    Open,
+    /// `)`: the variation ends.
+    Close,
 }
 
-/// Splits PGN text into tags, comments and words; variations and NAGs are dropped.
+/// How deep variations may nest (deeper ones are refused, not read without end).
+const MOST_NESTING: usize = 64;
+
+/// Splits a move word's trailing mark (`h2e2!?`) off: the move and the mark's NAG.
+fn split_mark(word: &str) -> (&str, Option<u8>) {
+    let cut = word.trim_end_matches(['!', '?']);
+    match nag_of_mark(&word[cut.len()..]) {
+        Some(nag) if !cut.is_empty() => (cut, Some(nag)),
+        _ => (word, None),
+    }
+}
+
+/// Splits PGN text into tags, comments, words, NAGs and variation brackets.
 fn tokenize(text: &str, file: &str) -> Result<Vec<(usize, Token)>, ImportError> {
     let mut tokens = Vec::new();
     let chars: Vec<char> = text.chars().collect();
@@ -112,10 +133,8 @@ fn tokenize(text: &str, file: &str) -> Result<Vec<(usize, Token)>, ImportError> 
                     ));
                 }
                 let body: String = chars[index + 1..end].iter().collect();
-                if depth == 0 {
-                    let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
-                    tokens.push((start_line, Token::Comment(body)));
-                }
+                let body = body.split_whitespace().collect::<Vec<_>>().join(" ");
+                tokens.push((start_line, Token::Comment(body)));
                 index = end + 1;
             }
             ';' => {
@@ -124,16 +143,22 @@ fn tokenize(text: &str, file: &str) -> Result<Vec<(usize, Token)>, ImportError> 
                     end += 1;
                 }
                 let body: String = chars[index + 1..end].iter().collect();
-                if depth == 0 {
-                    tokens.push((line, Token::Comment(body.trim().to_string())));
-                }
+                tokens.push((line, Token::Comment(body.trim().to_string())));
                 index = end;
             }
             '(' => {
                 depth += 1;
+                if depth > MOST_NESTING {
+                    return Err(error(line, "(".to_string(), "variations nest too deep"));
+                }
+                tokens.push((line, Token::Open));
                 index += 1;
             }
             ')' => {
+                // A stray `)` closes nothing and is dropped.
+                if depth > 0 {
+                    tokens.push((line, Token::Close));
+                }
                 depth = depth.saturating_sub(1);
                 index += 1;
             }
@@ -173,8 +198,18 @@ fn tokenize(text: &str, file: &str) -> Result<Vec<(usize, Token)>, ImportError> 
                     continue;
                 }
                 let word: String = chars[index..end].iter().collect();
-                if depth == 0 && !word.starts_with('$') {
-                    tokens.push((line, Token::Word(word)));
+                if let Some(number) = word.strip_prefix('$') {
+                    if let Ok(nag) = number.parse::<u8>() {
+                        tokens.push((line, Token::Nag(nag)));
+                    }
+                } else if let Some(nag) = nag_of_mark(&word) {
+                    tokens.push((line, Token::Nag(nag)));
+                } else {
+                    let (mv, mark) = split_mark(&word);
+                    tokens.push((line, Token::Word(mv.to_string())));
+                    if let Some(nag) = mark {
+                        tokens.push((line, Token::Nag(nag)));
+                    }
                 }
                 index = end;
             }
@@ -424,6 +459,11 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             _ => None,
         })
         .collect();
+    // The game ends at the next game's tags.
+    let body_end = tokens[body_start..]
+        .iter()
+        .position(|(_, token)| matches!(token, Token::Tag(..)))
+        .map_or(tokens.len(), |index| body_start + index);
     let variant = match variant_from_tags(&headers) {
         Ok(Some(variant)) => variant,
         Ok(None) => sniff_variant(&words, fen.as_deref()),
@@ -472,9 +512,40 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     record.headers = headers;
     let first_moves_second = record.game.start().side_to_move() == Side::Second;
     let mut stated: Option<Option<Option<Side>>> = None;
-    for (line, token) in &tokens[body_start..] {
+    // The tree: the main line's tip, and the variations open around it.
+    let mut tree = GameTree::new(record.game.start().clone());
+    let mut main_at = NodeId::ROOT;
+    let mut branches: Vec<Branch> = Vec::new();
+    for (line, token) in &tokens[body_start..body_end] {
+        if !branches.is_empty() || matches!(token, Token::Open) {
+            let read = read_variation_token(
+                &mut tree,
+                &mut branches,
+                main_at,
+                &record.game,
+                token,
+                &mut reader,
+            );
+            if let Err(reason) = read {
+                let text = match token {
+                    Token::Word(word) => word.clone(),
+                    _ => String::new(),
+                };
+                return Err(ImportError {
+                    file: file.to_string(),
+                    line: Some(*line),
+                    move_number: None,
+                    text,
+                    reason: format!("in a variation: {reason}"),
+                    partial: Some(Box::new(record)),
+                    game: None,
+                });
+            }
+            continue;
+        }
         match token {
-            Token::Tag(..) => break, // the next game
+            Token::Tag(..) | Token::Open | Token::Close => break,
+            Token::Nag(nag) => tree.annotation_mut(main_at).nags.push(*nag),
             Token::Comment(body) => {
                 let ply = record.game.moves().len();
                 // Before the first move no move took the time: the text stays as it is.
@@ -484,8 +555,10 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                 };
                 if let Some(time) = time {
                     times::set(&mut record.move_times, ply, time);
+                    tree.annotation_mut(main_at).time = Some(time);
                 }
                 if !body.is_empty() {
+                    tree.annotation_mut(main_at).comments.push(body.clone());
                     record.comments.push((ply, body));
                 }
             }
@@ -517,9 +590,12 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                         game: None,
                     });
                 }
+                let mv = *record.game.moves().last().expect("just played");
+                main_at = tree.add_move(main_at, mv).0;
             }
         }
     }
+    record.tree = tree;
     start_judging_at(&mut record.game, judging_from);
     if let Some(Some(winner)) = stated {
         record.result = Some(text::stated_outcome(
@@ -529,6 +605,90 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
         ));
     }
     Ok(record)
+}
+
+/// A variation being read: where its next move attaches, the game there, and its last
+/// move (the node before it and the game before it), which a nested `(` replaces.
+struct Branch {
+    at: NodeId,
+    game: Game,
+    last: Option<(NodeId, Game)>,
+}
+
+/// Reads one token inside a variation (or the `(` that opens one from the main line,
+/// whose tip is `main_at` after the game `main`).
+fn read_variation_token(
+    tree: &mut GameTree,
+    branches: &mut Vec<Branch>,
+    main_at: NodeId,
+    main: &Game,
+    token: &Token,
+    reader: &mut MoveReader,
+) -> Result<(), String> {
+    match token {
+        Token::Open => {
+            let last = match branches.last() {
+                Some(branch) => branch.last.clone(),
+                None => tree.node(main_at).parent().map(|parent| {
+                    let mut before = main.clone();
+                    before.undo();
+                    (parent, before)
+                }),
+            };
+            let (at, game) = last.ok_or("a variation with no move before it to replace")?;
+            branches.push(Branch {
+                at,
+                game,
+                last: None,
+            });
+        }
+        Token::Close => {
+            branches.pop();
+        }
+        Token::Tag(..) => {}
+        Token::Nag(nag) => {
+            if let Some(branch) = branches.last() {
+                tree.annotation_mut(branch.at).nags.push(*nag);
+            }
+        }
+        Token::Comment(body) => {
+            let Some(branch) = branches.last() else {
+                return Ok(());
+            };
+            let at = branch.at;
+            let (time, body) = match branch.last {
+                Some(_) => times::take_emt(body),
+                None => (None, body.clone()),
+            };
+            let annotation = tree.annotation_mut(at);
+            if let Some(time) = time {
+                annotation.time = Some(time);
+            }
+            if !body.is_empty() {
+                annotation.comments.push(body);
+            }
+        }
+        Token::Word(word) => {
+            let Some(branch) = branches.last_mut() else {
+                return Ok(());
+            };
+            if result_of(word).is_some() || is_move_number(word) {
+                return Ok(());
+            }
+            let text = strip_move_number(word);
+            let position = branch.game.position().clone();
+            let mv = reader.read(&position, text)?;
+            let before = branch.game.clone();
+            branch
+                .game
+                .play(mv)
+                .map_err(|e| format!("{text}: {}", e.describe()))?;
+            let (child, _) = tree.add_move(branch.at, mv);
+            branch.last = Some((branch.at, before));
+            branch.at = child;
+        }
+    }
+    Ok(())
 }
 
 /// The notation qipan writes by default: ICCS for xiangqi (FORMATS.md §2.6), Korean
@@ -546,6 +706,126 @@ fn escape(value: &str) -> String {
         .replace('\\', "\\\\")
         .replace('"', "\\\"")
         .replace(['\n', '\r'], " ")
+}
+
+/// What the movetext writer does next (an explicit stack, so deep variations never
+/// recurse).
+enum Step {
+    /// The continuation after this node: its main move, its variations, then on.
+    Continue {
+        at: NodeId,
+        position: AnyPosition,
+        ply: usize,
+        numbered: bool,
+    },
+    /// A variation: `(`, its first move (numbered), then its continuation and `)`.
+    Variation {
+        id: NodeId,
+        position: AnyPosition,
+        ply: usize,
+    },
+    /// `)`.
+    Close,
+}
+
+/// A move's words: `12.` or `12...` when asked or when the first player moves, the move,
+/// its NAGs, its time (`{[%emt 0:00:05]}`) and its comments.
+fn move_words(
+    tree: &GameTree,
+    id: NodeId,
+    position: &mut AnyPosition,
+    ply: usize,
+    numbered: bool,
+    notation: Notation,
+    words: &mut Vec<String>,
+) {
+    let Some(mv) = tree.move_of(id) else { return };
+    let first_moves_second = tree.start().side_to_move() == Side::Second;
+    let number = (ply + usize::from(first_moves_second)) / 2 + 1;
+    let written = format_move(position, mv, notation);
+    if position.side_to_move() == Side::First {
+        words.push(format!("{number}. {written}"));
+    } else if numbered {
+        words.push(format!("{number}... {written}"));
+    } else {
+        words.push(written);
+    }
+    position.play_unchecked(mv);
+    annotation_words(&tree.node(id).annotation, words);
+}
+
+fn annotation_words(annotation: &crate::tree::Annotation, words: &mut Vec<String>) {
+    words.extend(annotation.nags.iter().map(|nag| format!("${nag}")));
+    if let Some(time) = annotation.time {
+        words.push(format!("{{[%emt {}]}}", times::format_clock(time)));
+    }
+    for body in &annotation.comments {
+        words.push(format!("{{{}}}", body.replace('}', ")")));
+    }
+}
+
+/// The movetext of a whole tree (without the result): the main line with each
+/// variation in `( … )` right after the move it replaces.
+fn movetext_words(tree: &GameTree, notation: Notation) -> Vec<String> {
+    let mut words = Vec::new();
+    let root = &tree.node(NodeId::ROOT).annotation;
+    for body in &root.comments {
+        words.push(format!("{{{}}}", body.replace('}', ")")));
+    }
+    let mut steps = vec![Step::Continue {
+        at: NodeId::ROOT,
+        position: tree.start().clone(),
+        ply: 0,
+        numbered: true,
+    }];
+    while let Some(step) = steps.pop() {
+        match step {
+            Step::Close => words.push(")".to_string()),
+            Step::Variation {
+                id,
+                mut position,
+                ply,
+            } => {
+                words.push("(".to_string());
+                move_words(tree, id, &mut position, ply, true, notation, &mut words);
+                steps.push(Step::Close);
+                steps.push(Step::Continue {
+                    at: id,
+                    position,
+                    ply: ply + 1,
+                    numbered: !tree.node(id).annotation.is_empty(),
+                });
+            }
+            Step::Continue {
+                at,
+                position,
+                ply,
+                numbered,
+            } => {
+                let children = tree.children(at);
+                let Some(&main) = children.first() else {
+                    continue;
+                };
+                let mut after = position.clone();
+                move_words(tree, main, &mut after, ply, numbered, notation, &mut words);
+                // After a comment or a variation, the next move says its number again.
+                steps.push(Step::Continue {
+                    at: main,
+                    position: after,
+                    ply: ply + 1,
+                    numbered: children.len() > 1 || !tree.node(main).annotation.is_empty(),
+                });
+                for &alternative in children[1..].iter().rev() {
+                    steps.push(Step::Variation {
+                        id: alternative,
+                        position: position.clone(),
+                        ply,
+                    });
+                }
+            }
+        }
+    }
+    words
 }
 
 /// Writes a record as PGN (UTF-8) with moves in `notation` (a notation of another game
@@ -598,39 +878,8 @@ pub fn write(record: &GameRecord, notation: Notation) -> String {
     }
     out.push('\n');
 
-    let mut words: Vec<String> = Vec::new();
-    // The move's time first (`{[%emt 0:00:05]}`), then its comments.
-    let comments_at = |ply: usize| {
-        let time = record
-            .move_time(ply)
-            .map(|time| format!("{{[%emt {}]}}", times::format_clock(time)));
-        time.into_iter().chain(
-            record
-                .comments
-                .iter()
-                .filter(move |(at, _)| *at == ply)
-                .map(|(_, body)| format!("{{{}}}", body.replace('}', ")"))),
-        )
-    };
-    words.extend(comments_at(0));
-    let first_moves_second = game.start().side_to_move() == Side::Second;
-    for (ply, mv) in game.moves().iter().enumerate() {
-        let position: &AnyPosition = &game.positions()[ply];
-        let number = (ply + usize::from(first_moves_second)) / 2 + 1;
-        // The number stays on the line of its move.
-        let written = format_move(position, *mv, notation);
-        if position.side_to_move() == Side::First {
-            words.push(format!("{number}. {written}"));
-        } else if ply == 0
-            || record.comments.iter().any(|(at, _)| *at == ply)
-            || record.move_time(ply).is_some()
-        {
-            words.push(format!("{number}... {written}"));
-        } else {
-            words.push(written);
-        }
-        words.extend(comments_at(ply + 1));
-    }
+    let tree = record.full_tree();
+    let mut words = movetext_words(&tree, notation);
     words.push(text::result_token(outcome).to_string());
     let mut line_length = 0;
     for word in words {

@@ -449,6 +449,28 @@ impl AnyPosition {
         }
     }
 
+    /// Gungjanggi: true when the piece on `square` is promoted — a king promoted by
+    /// breaking a bikjang or by the judging phase, or a soldier or advisor promoted in
+    /// Manual 2 — so the board can mark it. Always false in other games.
+    pub fn gungjanggi_promoted(&self, square: u8) -> bool {
+        let AnyPosition::Janggi(p) = self else {
+            return false;
+        };
+        if p.rules().gungjanggi.is_none() || square >= 90 {
+            return false;
+        }
+        let code = p.piece_at(square);
+        if code == 0 {
+            return false;
+        }
+        let side = super::xiangqi::owner(code);
+        if super::xiangqi::kind_of(code) == super::xiangqi::kind::KING {
+            p.gungjanggi_state().king_promoted[side.index()]
+        } else {
+            code & super::janggi::PROMOTED != 0
+        }
+    }
+
     /// Janggi: true when the generals face each other and the side to move must
     /// break the facing or pass to accept the bikjang. Always false in other games.
     pub fn bikjang_pending(&self) -> bool {
@@ -473,5 +495,25 @@ mod interface_query_tests {
         assert!(!janggi.bikjang_pending());
         assert_eq!(Variant::Xiangqi.start().janggi_scores(), None);
         assert!(!Variant::Shogi.start().bikjang_pending());
+    }
+
+    #[test]
+    fn promoted_gungjanggi_pieces_are_found_by_square() {
+        let gung = |fen: &str, dan: bool| {
+            let rules = if dan {
+                JanggiRules::GUNGJANGGI_DAN
+            } else {
+                JanggiRules::GUNGJANGGI
+            };
+            Variant::Janggi(rules).position_from_fen(fen).unwrap()
+        };
+        // Han's king (d10 = 84) promoted, Cho's (e2 = 13) not; a promoted soldier on a10 (81).
+        let position = gung("+P2k5/9/9/9/9/9/9/9/4K4/9 w - - 0 1 k", true);
+        assert!(position.gungjanggi_promoted(84));
+        assert!(!position.gungjanggi_promoted(13));
+        assert!(position.gungjanggi_promoted(81));
+        assert!(!position.gungjanggi_promoted(0), "an empty point");
+        let plain = Variant::Janggi(JanggiRules::KJA).start();
+        assert!((0..90).all(|square| !plain.gungjanggi_promoted(square)));
     }
 }

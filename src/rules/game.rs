@@ -52,6 +52,9 @@ pub struct Game {
     in_check: Vec<bool>,
     /// A result decided off the board (resignation, time, agreement, impasse claim).
     declared: Option<Outcome>,
+    /// Gungjanggi: the ply (number of moves) at which an accepted draw offer started the
+    /// judging phase, so the screen can say why it began.
+    judging_agreed_at: Option<usize>,
 }
 
 impl Game {
@@ -63,6 +66,7 @@ impl Game {
             moves: Vec::new(),
             in_check: vec![check],
             declared: None,
+            judging_agreed_at: None,
         }
     }
 
@@ -89,6 +93,12 @@ impl Game {
     /// The moves played so far.
     pub fn moves(&self) -> &[Move] {
         &self.moves
+    }
+
+    /// Gungjanggi: the number of moves played when an accepted draw offer started the
+    /// judging phase, if one did.
+    pub fn judging_agreed_at(&self) -> Option<usize> {
+        self.judging_agreed_at
     }
 
     /// Every position, from the start to now.
@@ -242,6 +252,10 @@ impl Game {
         self.positions.pop();
         self.in_check.pop();
         self.declared = None;
+        // The position where a draw offer started the judging phase is gone.
+        if self.judging_agreed_at > Some(self.moves.len()) {
+            self.judging_agreed_at = None;
+        }
         Some(mv)
     }
 
@@ -408,7 +422,11 @@ impl Game {
     fn gungjanggi_judged(position: &JanggiPosition) -> Outcome {
         let scores = position.gungjanggi_material();
         if scores.first == scores.second {
-            Outcome::win(Side::Second, EndReason::SecondPlayer)
+            Outcome::Win {
+                winner: Side::Second,
+                reason: EndReason::SecondPlayer,
+                scores: Some(scores),
+            }
         } else {
             Outcome::Win {
                 winner: if scores.first > scores.second {
@@ -451,6 +469,9 @@ impl Game {
     pub fn accept_draw(&mut self) {
         if let Some(AnyPosition::Janggi(position)) = self.positions.last_mut() {
             if position.rules().gungjanggi.is_some() {
+                if !position.gungjanggi_state().judging {
+                    self.judging_agreed_at = Some(self.moves.len());
+                }
                 position.start_judging();
                 if let Some(check) = self.in_check.last_mut() {
                     *check = position.in_check();

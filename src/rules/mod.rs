@@ -7,6 +7,7 @@ pub mod any;
 pub mod fen;
 pub mod game;
 pub mod geometry;
+pub mod gungjanggi;
 pub mod janggi;
 pub mod notation;
 pub mod perft;

@@ -603,7 +603,11 @@ fn direct_candidates(position: &AnyPosition, text: &str) -> Vec<Move> {
         }
         AnyPosition::Janggi(p) => {
             let trimmed = strip_annotations(GameKind::Janggi, &ascii);
-            if ["한수쉼", "pass", "패스"].contains(&trimmed) {
+            let accepts_bikjang =
+                [ACCEPT_BIKJANG, "acceptbikjang"].contains(&trimmed.to_lowercase().as_str());
+            if ["한수쉼", "pass", "패스"].contains(&trimmed)
+                || (accepts_bikjang && p.bikjang_pending())
+            {
                 let king = p.king_square(position.side_to_move());
                 found.push(Move::new(king, king));
             }
@@ -1185,10 +1189,19 @@ fn janggi_letter(kind: PieceKind) -> &'static str {
     }
 }
 
-/// Korean coordinates (79졸78); a pass (also the acceptance of bikjang) is 한수쉼.
+/// The Korean record word of a pass that accepts a bikjang, one word so a PGN move stays
+/// one token (the move list writes it `빅장 받음`).
+pub const ACCEPT_BIKJANG: &str = "빅장받음";
+
+/// Korean coordinates (79졸78); a pass is 한수쉼, or 빅장받음 when it accepts a bikjang.
 fn korean(position: &AnyPosition, mv: Move, hangul: bool) -> String {
     if mv.is_pass() {
-        return "한수쉼".to_string();
+        let word = if position.bikjang_pending() {
+            ACCEPT_BIKJANG
+        } else {
+            "한수쉼"
+        };
+        return word.to_string();
     }
     let piece = position.piece_on(mv.from);
     let name = piece.map_or("", |p| korean_piece_name(p.kind, p.side, hangul));

@@ -33,7 +33,7 @@ pub fn midgame(settings: Settings, game: GameKind) -> App {
     if let Some(play) = app.play.as_mut() {
         for text in opening_moves(game) {
             let mv = parse_move(play.game.position(), text);
-            let played = mv.is_some_and(|mv| play.game.play(mv).is_ok());
+            let played = mv.is_some_and(|mv| play.play_and_record(mv).is_ok());
             assert!(played, "sample move {text} is legal");
         }
         play.cursor = play.game.moves().last().map_or(play.cursor, |m| m.to);

@@ -9,7 +9,7 @@ use crate::rules::any::{AnyPosition, GameKind, PieceKind};
 use crate::rules::{Move, Side};
 use ratatui::buffer::{Buffer, CellDiffOption};
 use ratatui::layout::Rect;
-use ratatui::style::Style;
+use ratatui::style::{Modifier, Style};
 use std::borrow::Cow;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
 
@@ -437,6 +437,19 @@ fn draw_intersections(
                         canvas.put(x + 1, y, filler, theme.grid);
                     }
                 }
+                if position.gungjanggi_promoted(square) {
+                    // A promoted king, soldier or advisor: a mark in the gap to its right.
+                    let (mark_x, mark) = if style.glyphs == GlyphSet::Latin {
+                        (x + 1, glyphs::promotion_mark(style.glyphs, false))
+                    } else {
+                        (
+                            x + 2,
+                            glyphs::promotion_mark(style.glyphs, wide && !at_right),
+                        )
+                    };
+                    let mark_style = side_style(theme, piece.side).add_modifier(Modifier::BOLD);
+                    canvas.put(mark_x, y, mark, mark_style);
+                }
                 if target.is_some() {
                     canvas.restyle(x, y, theme.capture_target);
                 }
@@ -751,6 +764,64 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Promoted kings, promoted soldiers at both edges (a10, i10) and promoted
+    /// advisors (Manual 2): the mark keeps every row's width, in every glyph set and size.
+    #[test]
+    fn promoted_gungjanggi_pieces_are_marked_and_rows_keep_their_width() {
+        use crate::rules::janggi::JanggiRules;
+        let position = Variant::Janggi(JanggiRules::GUNGJANGGI_DAN)
+            .position_from_fen("+P4k2+P/9/9/9/9/9/9/9/3+A+AK3/9 w - - 0 1 Kk")
+            .expect("test position");
+        let theme = Theme::for_game(GameKind::Janggi);
+        for glyph_set in GlyphSet::ALL {
+            for size in BoardSize::ALL {
+                for flipped in [false, true] {
+                    let style = BoardStyle {
+                        size,
+                        glyphs: glyph_set,
+                        flipped,
+                        theme: &theme,
+                    };
+                    let rows = draw(&position, &Marks::default(), style).row_strings();
+                    let expected = board_dimensions(GameKind::Janggi, size, glyph_set);
+                    for row in &rows {
+                        assert_eq!(
+                            text_width(row, glyph_set.wide_ambiguous()),
+                            expected.0,
+                            "{glyph_set:?} {size:?} {row:?}"
+                        );
+                    }
+                    let mark = if glyph_set == GlyphSet::Latin {
+                        "*"
+                    } else {
+                        "+"
+                    };
+                    let marks: usize = rows.iter().map(|row| row.matches(mark).count()).sum();
+                    let wide_marks: usize = rows.iter().map(|row| row.matches("＋").count()).sum();
+                    // Latin junctions are `+`, so count `*` there; CJK: `+` or the wide `＋`.
+                    assert_eq!(
+                        marks + wide_marks,
+                        6,
+                        "{glyph_set:?} {size:?} flipped={flipped}\n{}",
+                        rows.join("\n")
+                    );
+                }
+            }
+        }
+        // The unpromoted start position has no mark at all.
+        let start = Variant::Janggi(JanggiRules::GUNGJANGGI_DAN).start();
+        let style = BoardStyle {
+            size: BoardSize::Compact,
+            glyphs: GlyphSet::Latin,
+            flipped: false,
+            theme: &theme,
+        };
+        assert!(draw(&start, &Marks::default(), style)
+            .row_strings()
+            .iter()
+            .all(|row| !row.contains('*')));
     }
 
     #[test]

@@ -83,6 +83,27 @@ fn latin(piece: Piece) -> &'static str {
     }
 }
 
+/// The mark drawn right after a promoted gungjanggi piece (king, soldier or advisor): `+`
+/// beside a CJK glyph (the grid there is box-drawing, so it never reads as a junction), `*`
+/// beside a Latin letter (whose grid junctions are `+`). Colourless, so it shows in every
+/// theme; `wide` asks for the two-column form that fills a wide-lines gap.
+pub fn promotion_mark(glyphs: GlyphSet, wide: bool) -> &'static str {
+    match glyphs {
+        GlyphSet::Latin => "*",
+        _ if wide => "＋",
+        _ => "+",
+    }
+}
+
+/// A piece's text with its promotion mark, as the help and the panel show a promoted piece.
+pub fn promoted_piece(game: GameKind, piece: Piece, glyphs: GlyphSet) -> String {
+    format!(
+        "{}{}",
+        self::piece(game, piece, glyphs),
+        promotion_mark(glyphs, false)
+    )
+}
+
 /// Line characters for the boards.
 #[derive(Clone, Copy, Debug)]
 pub struct Lines {

@@ -117,7 +117,7 @@ fn promotion_question() {
         let play = app.play.as_mut().unwrap();
         for text in ["7g7f", "3c3d"] {
             let mv = parse_move(play.game.position(), text).unwrap();
-            play.game.play(mv).unwrap();
+            play.play_and_record(mv).unwrap();
         }
         let position = play.game.position();
         let plain = parse_move(position, "8h2b").unwrap();

@@ -5,8 +5,10 @@ pub mod benchmark;
 pub mod board;
 pub mod clocks;
 pub mod glyphs;
+mod gungjanggi;
 pub mod settings;
 pub mod theme;
+pub mod variations;
 
 use crate::app::keymap::KEY_HELP;
 use crate::app::{
@@ -235,7 +237,12 @@ pub fn outcome_text(
     match outcome.winner() {
         Some(winner) => {
             let name = side_name(language, glyphs, game, winner);
-            format!("{} {}", language.format(Key::Wins, &[&name]), reason)
+            let text = format!("{} {}", language.format(Key::Wins, &[&name]), reason);
+            // 기물승 and 후수승 name both material totals.
+            match gungjanggi::outcome_totals(language, outcome) {
+                Some(totals) => format!("{text} · {totals}"),
+                None => text,
+            }
         }
         None => format!("{} {}", language.text(Key::Draw), reason),
     }
@@ -440,6 +447,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     } else {
         Side::Second
     };
+    let gungjanggi_status = gungjanggi::shown_status(play);
     for side in [top_side, top_side.opponent()] {
         let marker = if side == mover && outcome.is_none() {
             "▶ "
@@ -476,16 +484,22 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         } else {
             lines.push(Line::from(spans));
         }
+        if let Some(status) = &gungjanggi_status {
+            lines.extend(gungjanggi::side_lines(
+                language, status, side, area.width, &theme,
+            ));
+        }
     }
     // The state of play.
     if let Some(outcome) = outcome.filter(|_| play.review.is_none()) {
-        lines.push(Line::styled(
-            language.format(
-                Key::GameFinished,
-                &[&outcome_text(language, glyphs, game, &outcome)],
-            ),
-            theme.error,
-        ));
+        let text = language.format(
+            Key::GameFinished,
+            &[&outcome_text(language, glyphs, game, &outcome)],
+        );
+        // A result with material totals may not fit: it wraps between words.
+        for line in gungjanggi::word_wrap(&text, area.width) {
+            lines.push(Line::styled(line, theme.error));
+        }
     } else if app.paused() {
         lines.push(Line::styled(
             format!(" {} ", language.text(Key::Paused)),
@@ -503,6 +517,8 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             format!("{} {dots}", language.text(Key::Thinking)),
             theme.thinking,
         ));
+    } else if position.bikjang_pending() && gungjanggi_status.is_some() {
+        lines.extend(gungjanggi::pending_lines(language, &theme));
     } else if position.bikjang_pending() {
         lines.push(Line::styled(
             language.text(Key::BikjangPending),
@@ -512,6 +528,15 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         lines.push(Line::styled(language.text(Key::InCheck), theme.error));
     } else {
         lines.push(Line::from(""));
+    }
+    // The judging phase: why it began, what wins now, the countdown to material.
+    let over = outcome.is_some() && play.review.is_none();
+    if let Some(judging) = gungjanggi_status.and_then(|status| status.judging) {
+        if !over {
+            lines.extend(gungjanggi::judging_lines(
+                language, &judging, area.width, &theme,
+            ));
+        }
     }
     // Captured pieces and the janggi score.
     if game != GameKind::Shogi {
@@ -558,7 +583,14 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             let (first, second) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
             lines.push(Line::from(vec![
                 Span::styled(
-                    format!("{} ", language.text(Key::ScoreHeading)),
+                    format!(
+                        "{} ",
+                        language.text(
+                            gungjanggi_status
+                                .as_ref()
+                                .map_or(Key::ScoreHeading, gungjanggi::material_heading)
+                        )
+                    ),
                     theme.title,
                 ),
                 Span::styled(
@@ -597,8 +629,15 @@ fn move_list_lines(
     if room == 0 {
         return Vec::new();
     }
-    let moves = play.game.moves();
-    let positions = play.game.positions();
+    // The whole current line: the moves played, then (dimmed) those redo replays.
+    let moves = play.line_moves();
+    let played = play.game.moves().len();
+    let mut positions = play.game.positions().to_vec();
+    for &mv in moves.iter().skip(played) {
+        let mut next = positions.last().expect("a start position").clone();
+        next.play_unchecked(mv);
+        positions.push(next);
+    }
     let first_mover = play.game.start().side_to_move();
     let shown = play.shown_ply();
     // Plies are laid out in rows of two, the first player's move on the left.
@@ -620,8 +659,20 @@ fn move_list_lines(
     let column = (width.saturating_sub(5) / 2).clamp(7, 12) as usize;
     let notation = play.notation(language);
     let text_of = |ply: usize| -> String {
+        if let Some(word) = gungjanggi::pass_word(language, &positions[ply], moves[ply], notation) {
+            return word.to_string();
+        }
         let previous = ply.checked_sub(1).map(|before| moves[before]);
-        format_move_after(&positions[ply], moves[ply], notation, previous)
+        let mut text = format_move_after(&positions[ply], moves[ply], notation, previous);
+        // The move's marks (`!?`, `??`), then `*` where the position after it has variations.
+        let node = play.node_at(ply + 1);
+        for &nag in &play.tree.node(node).annotation.nags {
+            text.push_str(crate::tree::mark_of(nag).unwrap_or(""));
+        }
+        if play.variations_at(ply + 1).len() > 1 {
+            text.push('*');
+        }
+        text
     };
     let mut lines = Vec::new();
     for row in first_row..total_rows.min(first_row + room) {
@@ -634,6 +685,7 @@ fn move_list_lines(
             };
             let style = match ply {
                 Some(ply) if ply + 1 == shown => theme.highlight,
+                Some(ply) if ply >= played => theme.dim,
                 _ => Style::new(),
             };
             // Pad by display width: CJK characters take two columns.
@@ -681,6 +733,7 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
         return;
     }
     let game = play.game.variant().kind();
+    let event = gungjanggi::event_text(language, play);
     let line = match &app.status {
         Some(status) => Line::styled(
             format!(" {}", status.text),
@@ -701,6 +754,12 @@ fn render_status(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut
                 theme.title,
             )
         }
+        // What the last move did in gungjanggi (a bikjang called, a promotion, the
+        // judging phase beginning), said at the moment it happens.
+        None if event.is_some() => Line::styled(
+            format!(" {}", event.as_deref().unwrap_or_default()),
+            theme.warning,
+        ),
         None => {
             let mover = play.shown_position().side_to_move();
             let name = side_name(language, app.settings.glyphs, game, mover);
@@ -1046,6 +1105,7 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
     match overlay {
         Overlay::Prompt { .. } | Overlay::SaveAs { .. } => {}
         Overlay::Settings { row } => settings::render(app, *row, area, &theme, buffer),
+        Overlay::Variations { choice } => variations::render(app, *choice, area, &theme, buffer),
         Overlay::Help { scroll } => {
             let rect = centered(
                 area,
@@ -1184,6 +1244,14 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 ),
                 Question::Undo => language.text(Key::ConfirmUndo).to_string(),
                 Question::Redo => language.text(Key::ConfirmRedo).to_string(),
+                Question::DrawOffer(side)
+                    if app
+                        .play
+                        .as_ref()
+                        .is_some_and(|play| gungjanggi::is_gungjanggi(&play.game)) =>
+                {
+                    gungjanggi::judge_offer_text(language, glyphs, side)
+                }
                 Question::Overwrite => language.format(
                     Key::ConfirmOverwrite,
                     &[app.save_to_replace.as_deref().unwrap_or("")],
@@ -1402,6 +1470,12 @@ fn help_lines(
     width: usize,
 ) -> Vec<Line<'static>> {
     let heading = theme.heading;
+    let variant = app
+        .play
+        .as_ref()
+        .map(|p| p.game.variant())
+        .unwrap_or(app.options.variant());
+    let gungjanggi = variant.is_gungjanggi();
     let mut lines = vec![Line::styled(language.text(Key::HelpKeys), heading)];
     for &(keys, key) in KEY_HELP {
         let keys = if key == Key::KeyMouse {
@@ -1414,6 +1488,12 @@ fn help_lines(
             " ".repeat(12usize.saturating_sub(keys.width()))
         );
         let column = label.width();
+        // Gungjanggi has no draws: its draw key asks to judge; its pass has limits.
+        let key = match key {
+            Key::KeyDraw if gungjanggi => Key::KeyJudge,
+            Key::KeyPass if gungjanggi => Key::KeyPassGungjanggi,
+            other => other,
+        };
         // Long descriptions continue under themselves, not under the keys.
         let mut description = hanging_lines(language.text(key), column, 14, width).into_iter();
         lines.push(Line::from(vec![
@@ -1444,14 +1524,28 @@ fn help_lines(
         lines.push(Line::from(spans));
         lines.extend(description.map(Line::from));
     }
+    if gungjanggi {
+        // Both forms of the king (and in Manual 2 of soldier and advisor), and what
+        // promotion changes.
+        let dan = matches!(variant, crate::rules::any::Variant::Janggi(rules)
+            if rules.gungjanggi.is_some_and(|g| g.dan));
+        for (forms, key) in gungjanggi::help_piece_entries(glyphs, dan) {
+            let mut spans = vec![Span::raw("  ")];
+            for (text, side) in forms {
+                spans.push(Span::styled(text, theme.side_label(side)));
+                spans.push(Span::raw(" "));
+            }
+            spans.push(Span::raw(" "));
+            let column = Line::from(spans.clone()).width();
+            let mut description =
+                hanging_lines(language.text(key), column, column.min(14), width).into_iter();
+            spans.push(Span::raw(description.next().unwrap_or_default()));
+            lines.push(Line::from(spans));
+            lines.extend(description.map(Line::from));
+        }
+    }
     lines.push(Line::from(""));
     lines.push(Line::styled(language.text(Key::HelpRules), heading));
-    let gungjanggi = app
-        .play
-        .as_ref()
-        .map(|p| p.game.variant())
-        .unwrap_or(app.options.variant())
-        .is_gungjanggi();
     let rules = match game {
         GameKind::Xiangqi => Key::RulesXiangqi,
         GameKind::Shogi => Key::RulesShogi,
@@ -1479,6 +1573,10 @@ fn paragraph_lines(text: &str, width: usize) -> Vec<Line<'static>> {
 }
 
 #[cfg(test)]
+mod gungjanggi_tests;
+#[cfg(test)]
 mod language_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod variation_tests;
