@@ -718,6 +718,27 @@ pub fn annotate(
         }
         previous = Some(mv);
     }
+    // The tree is what the writers write: the record's own tree (variations, comments)
+    // with the analysis added on the main line, after what was already said, and the
+    // marks as NAGs where the format has them (PGN `$4`).
+    let mut tree = record.full_tree();
+    let main = tree.main_line();
+    for (ply, text) in &comments {
+        let id = match ply {
+            0 => crate::tree::NodeId::ROOT,
+            _ => main[ply - 1],
+        };
+        tree.annotation_mut(id).comments.push(text.clone());
+    }
+    for (index, judged) in analysis.moves.iter().enumerate() {
+        if let (Some(mark), Some(&id)) = (judged.mark, main.get(index)) {
+            let nags = &mut tree.annotation_mut(id).nags;
+            if !nags.contains(&mark.glyph()) {
+                nags.push(mark.glyph());
+            }
+        }
+    }
+    annotated.tree = tree;
     annotated.comments.extend(comments);
     // Each ply's comments in order: the record's own first, then the analysis.
     annotated.comments.sort_by_key(|(ply, _)| *ply);

@@ -299,3 +299,27 @@ fn qipan_analyse_refuses_what_it_cannot_do_in_one_line() {
         assert!(stderr.contains(expected), "{args:?}: {stderr}");
     }
 }
+
+/// A record read from a file keeps its own comments and variations, gains the analysis
+/// after them, and the blunder becomes a NAG (`$4`) on the move, not only words.
+#[test]
+fn an_opened_record_keeps_its_comments_and_variations_and_gains_the_marks() {
+    let pgn = "[Game \"Chinese Chess\"]\n[FEN \"4k4/9/2n6/4p4/9/9/4P4/9/9/R2K5 w - - 0 1\"]\n\
+               [Format \"ICCS\"]\n\n1. A0-A6 {the player's own note} (1. D0-D1) 1... C7-A6 2. D0-D1 *\n";
+    let read = record::read_bytes(pgn.as_bytes(), "own.pgn", Format::Pgn).unwrap();
+    let moves = read.game.moves().to_vec();
+    let analysis = analysed(read.game.start(), &moves, NODES);
+    assert_eq!(marks(&analysis)[0], Some(Mark::Blunder), "{analysis:#?}");
+    let annotated = annotate(&read, &analysis, Format::Pgn, "budget");
+    let text = record::write(&annotated, Format::Pgn).unwrap();
+    assert!(text.contains("$4"), "{text}");
+    assert!(text.contains("{the player's own note}"), "{text}");
+    assert!(text.contains("( 1. D0-D1"), "{text}");
+    assert!(text.contains("Blunder"), "{text}");
+    // Written and read again: the same tree (variation and marks included).
+    let again = record::read_bytes(text.as_bytes(), "analysed.pgn", Format::Pgn).unwrap();
+    assert_eq!(again.game.moves(), moves.as_slice());
+    let first = again.tree.main_line()[0];
+    assert_eq!(again.tree.node(first).annotation.nags, vec![4]);
+    assert_eq!(again.tree.children(qipan::tree::NodeId::ROOT).len(), 2);
+}

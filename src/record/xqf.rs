@@ -32,11 +32,10 @@
 //! are offset by a fourth.
 
 use super::{text, GameRecord, ImportError};
-use crate::rules::any::Variant;
+use crate::rules::any::{AnyPosition, Variant};
 use crate::rules::game::Game;
-#[cfg(test)]
-use crate::rules::Position;
-use crate::rules::{Outcome, Side};
+use crate::rules::{Outcome, Position, Side};
+use crate::tree::{GameTree, NodeId};
 
 /// The header's size: the move records start here.
 const HEADER_SIZE: usize = 0x400;
@@ -106,8 +105,8 @@ impl Keys {
     }
 }
 
-/// Reads one XQF game: its main line, the comments on it, the players, event, date,
-/// site and stated result. Variations are skipped.
+/// Reads one XQF game: its moves with their variations and comments, the players,
+/// event, date, site and stated result.
 pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     let fail = |reason: &str| ImportError::new(file, None, "", reason);
     if bytes.len() < HEADER_SIZE || &bytes[..2] != b"XQ" {
@@ -131,22 +130,26 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
         keys: keys.as_ref(),
     };
     let opening = reader.record(true).map_err(|reason| fail(&reason))?;
-    let mut steps = Vec::new();
+    // Every record, in file order; the main line is the run from the first until one
+    // without a next move. Damage past the main line costs only the variations.
+    let mut steps: Vec<Step> = Vec::new();
+    let mut main_length = None;
     if opening.is_some() {
         loop {
             match reader.record(false) {
                 Ok(Some(step)) => {
-                    let more = step.next;
-                    steps.push(step);
-                    if !more {
-                        break;
+                    if main_length.is_none() && !step.next {
+                        main_length = Some(steps.len() + 1);
                     }
+                    steps.push(step);
                 }
                 Ok(None) => break,
+                Err(_) if main_length.is_some() => break,
                 Err(reason) => return Err(fail(&reason)),
             }
         }
     }
+    let main_length = main_length.unwrap_or(steps.len());
 
     let board = board_of(&places).map_err(|reason| fail(&reason))?;
     // The file does not say who moves first: the piece on the first move's start does.
@@ -167,14 +170,8 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     if let Some(comment) = opening.and_then(|opening| opening.comment) {
         record.comments.push((0, comment));
     }
-    for (index, step) in steps.iter().enumerate() {
-        let coordinates = format!(
-            "{}{}{}{}",
-            char::from(b'a' + step.start / 10),
-            step.start % 10 + 1,
-            char::from(b'a' + step.end / 10),
-            step.end % 10 + 1
-        );
+    for (index, step) in steps[..main_length].iter().enumerate() {
+        let coordinates = step.coordinates();
         let played = record
             .game
             .position()
@@ -201,6 +198,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             record.comments.push((index + 1, comment.clone()));
         }
     }
+    record.tree = variations_tree(&record, &steps);
     if let Some(winner) = match bytes[0x33] {
         1 => Some(Some(Side::First)),
         2 => Some(Some(Side::Second)),
@@ -210,6 +208,47 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
         record.result = Some(stated(winner, record.game.outcome()));
     }
     Ok(record)
+}
+
+/// The record's tree with the variations of the file added. Records are depth first: a
+/// move with a next move is followed by its continuation, and a move with a variation
+/// has that alternative after the whole continuation, so the parents still owed a
+/// variation are a stack. A variation with a move the rules refuse is left out with all
+/// that hangs from it.
+fn variations_tree(record: &GameRecord, steps: &[Step]) -> GameTree {
+    let mut tree = record.full_tree();
+    let mut parent: Option<(NodeId, AnyPosition)> =
+        Some((NodeId::ROOT, record.game.start().clone()));
+    let mut owed: Vec<Option<(NodeId, AnyPosition)>> = Vec::new();
+    for step in steps {
+        let here = parent.clone();
+        let child = here.as_ref().and_then(|(id, position)| {
+            let mv = position.parse_uci(&step.coordinates())?;
+            position.check_move(mv).ok()?;
+            let mut after = position.clone();
+            after.play_unchecked(mv);
+            let (node, _) = tree.add_move(*id, mv);
+            if let Some(comment) = &step.comment {
+                let comments = &mut tree.annotation_mut(node).comments;
+                if !comments.contains(comment) {
+                    comments.push(comment.clone());
+                }
+            }
+            Some((node, after))
+        });
+        if step.variation {
+            owed.push(here);
+        }
+        if step.next {
+            parent = child;
+        } else {
+            match owed.pop() {
+                Some(next_parent) => parent = next_parent,
+                None => break,
+            }
+        }
+    }
+    tree
 }
 
 /// The result a file states, kept as the rules' own outcome when they agree.
@@ -226,8 +265,23 @@ struct Step {
     end: u8,
     /// True when the next record continues this line.
     next: bool,
+    /// True when an alternative to this move follows its continuation.
+    variation: bool,
     /// The comment after the move.
     comment: Option<String>,
+}
+
+impl Step {
+    /// The move in engine coordinates (`h3e3`).
+    fn coordinates(&self) -> String {
+        format!(
+            "{}{}{}{}",
+            char::from(b'a' + self.start / 10),
+            self.start % 10 + 1,
+            char::from(b'a' + self.end / 10),
+            self.end % 10 + 1
+        )
+    }
 }
 
 /// Walks the (already unshifted) move area record by record.
@@ -246,9 +300,9 @@ impl MoveReader<'_> {
         };
         let (raw_start, raw_end, flags) = (raw[0], raw[1], raw[2]);
         self.offset += 4;
-        let (next, has_comment_length) = match self.keys {
-            None => (flags & 0xF0 != 0, true),
-            Some(_) => (flags & 0x80 != 0, flags & 0x20 != 0),
+        let (next, variation, has_comment_length) = match self.keys {
+            None => (flags & 0xF0 != 0, flags & 0x0F != 0, true),
+            Some(_) => (flags & 0x80 != 0, flags & 0x40 != 0, flags & 0x20 != 0),
         };
         let mut comment = None;
         if has_comment_length {
@@ -300,6 +354,7 @@ impl MoveReader<'_> {
             start,
             end,
             next,
+            variation,
             comment,
         }))
     }
@@ -654,6 +709,34 @@ mod tests {
         let error = read(&bytes, "bad.xqf").unwrap_err();
         assert_eq!(error.move_number, Some(3));
         assert_eq!(error.partial.unwrap().game.moves().len(), 2);
+    }
+
+    #[test]
+    fn variations_come_into_the_tree() {
+        let empty = GameRecord::new(Game::new(Variant::Xiangqi.start()));
+        let mut bytes = write_for_tests(&empty, 0x0A, [0; 13]);
+        bytes.truncate(HEADER_SIZE);
+        let record = |start: u8, end: u8, flags: u8| [start + 24, end + 32, flags, 0, 0, 0, 0, 0];
+        // The opening record; 炮二平五 with a continuation and an alternative; 马８进７;
+        // then the alternative 炮八平五, and a broken alternative to it (left out).
+        bytes.extend(record(0, 0, 0xF0));
+        bytes.extend(record(72, 42, 0xFF));
+        bytes.extend(record(79, 67, 0x00));
+        bytes.extend(record(12, 42, 0x0F));
+        bytes.extend(record(0, 88, 0x00));
+        let read = read(&bytes, "variations.xqf").unwrap();
+        assert_eq!(moves_of(&read), ["h3e3", "h10g8"]);
+        let first_moves: Vec<String> = read
+            .tree
+            .children(NodeId::ROOT)
+            .iter()
+            .map(|&id| {
+                read.game
+                    .start()
+                    .move_to_uci(read.tree.move_of(id).unwrap())
+            })
+            .collect();
+        assert_eq!(first_moves, ["h3e3", "b3e3"]);
     }
 
     #[test]
