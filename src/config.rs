@@ -12,6 +12,7 @@ use crate::rules::any::{GameKind, Variant};
 use crate::rules::janggi::Setup;
 use crate::rules::notation::Notation;
 use crate::rules::shogi::Handicap;
+use crate::untrusted::MAX_SETTINGS_BYTES;
 use crossterm::event::KeyCode;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -794,7 +795,7 @@ pub fn load(path: Option<&Path>, flags: &Flags) -> Result<Loaded, String> {
     let Some(path) = path else {
         return merge(None, flags, &[]);
     };
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::untrusted::read_small_text_file(path, MAX_SETTINGS_BYTES) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => {
             return merge(None, flags, &user_theme_names(path));
@@ -872,7 +873,7 @@ pub fn save_changes(text: &str, changes: &[Change]) -> Result<String, String> {
 /// Writes `changes` into the config file at `path` (created when missing), atomically,
 /// keeping everything else in it.
 pub fn save_to_file(path: &Path, changes: &[Change]) -> Result<(), String> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::untrusted::read_small_text_file(path, MAX_SETTINGS_BYTES) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(error) => return Err(format!("{}: {error}", path.display())),

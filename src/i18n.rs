@@ -410,6 +410,8 @@ keys! {
     ConfirmUndo,
     /// The hotseat redo question in a timed game.
     ConfirmRedo,
+    /// Save prompt: the file exists; replace it? (full path)
+    ConfirmOverwrite,
     /// Who ran out of time: the side's name.
     RanOutOfTime,
     /// Help: the pause key.
@@ -757,6 +759,10 @@ keys! {
     ContinueSavedGame,
     /// Status: the autosave could not be read (the error follows).
     StatusAutosaveUnreadable,
+    /// The damaged autosave was moved aside (new path).
+    AutosaveKeptAside,
+    /// A folder qipan writes in is a file (path).
+    FolderIsAFile,
     /// Status: the autosave could not be written (the error follows).
     StatusAutosaveFailed,
     /// Help: the save key.
@@ -783,6 +789,10 @@ keys! {
     SaveNameMissing,
     /// Status: the record was written (the path follows).
     StatusSaved,
+    /// Save prompt: the name is a folder (full path).
+    SaveIsFolder,
+    /// Save prompt: the folder of the name does not exist (folder).
+    SaveFolderMissing,
     /// Status: the record could not be written (the error follows).
     StatusSaveFailed,
     /// Status: the position's FEN (the FEN follows).
@@ -926,6 +936,12 @@ keys! {
     EngineIllegalMove,
     /// External engine: cannot play this game (name, variant).
     EngineUnsupported,
+    /// An engine wrote a line too long to read (name, bytes).
+    EngineLineTooLong,
+    /// The engine command names a folder or a file that cannot run (name, command).
+    EngineNotAProgram,
+    /// An engine answered no move where there are legal moves (name).
+    EngineNoMove,
     /// External engine: declared a win that the rules do not give.
     EngineFalseDeclaration,
     /// Status: an engine failed, the human takes its side (message).
@@ -1040,6 +1056,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::Paused, "PAUSED"),
     (Key::ConfirmUndo, "Both players agree to undo?"),
     (Key::ConfirmRedo, "Both players agree to replay the move?"),
+    (Key::ConfirmOverwrite, "{} exists. Replace it?"),
     (Key::RanOutOfTime, "{} ran out of time"),
     (Key::KeyPause, "pause the clocks"),
     (Key::TimeUnits, "h m s"),
@@ -1215,6 +1232,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusNotation, "Move list in {}"),
     (Key::ContinueSavedGame, "Continue: {}, move {}"),
     (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
+    (Key::AutosaveKeptAside, "kept as {}"),
+    (Key::FolderIsAFile, "{} is a file, but qipan needs a folder there"),
     (Key::StatusAutosaveFailed, "Autosave failed: {}"),
     (Key::KeySave, "save the game to a file (PGN, KIF for shogi)"),
     (Key::KeyOpen, "open a record: your saved and finished games, or any PGN/KIF/CSA/.gib file"),
@@ -1228,6 +1247,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SavePromptHint, "file name (games folder unless a path) · Enter saves · Esc cancels"),
     (Key::SaveNameMissing, "no file name given"),
     (Key::StatusSaved, "Saved to {}"),
+    (Key::SaveIsFolder, "{} is a folder: type a file name"),
+    (Key::SaveFolderMissing, "folder {} does not exist"),
     (Key::StatusSaveFailed, "Not saved: {}"),
     (Key::StatusFen, "FEN: {}"),
     (Key::StatusOpened, "Record opened: {} moves · [ ] to step through, play on from any position"),
@@ -1300,6 +1321,9 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::EngineTimeout, "engine {} did not answer within {} s (waiting for {})"),
     (Key::EngineIllegalMove, "engine {} played an illegal move '{}'"),
     (Key::EngineUnsupported, "engine {} cannot play {}"),
+    (Key::EngineLineTooLong, "engine {} wrote a line of {} bytes, too long to read"),
+    (Key::EngineNotAProgram, "engine {}: '{}' is a folder or not a program that can run"),
+    (Key::EngineNoMove, "engine {} gave no move in a position with legal moves"),
     (Key::EngineFalseDeclaration, "the engine declared a win the rules do not give"),
     (Key::StatusEngineFailed, "{} — take over, or n for another opponent"),
     (Key::StatusHintFailed, "No hint: {}"),
@@ -1409,6 +1433,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::Paused, "일시 정지"),
     (Key::ConfirmUndo, "두 사람 모두 무르기에 동의합니까?"),
     (Key::ConfirmRedo, "두 사람 모두 무른 수를 다시 두는 데 동의합니까?"),
+    (Key::ConfirmOverwrite, "{} 파일이 이미 있습니다. 바꿀까요?"),
     (Key::RanOutOfTime, "{} 시간 초과"),
     (Key::KeyPause, "시계 멈춤"),
     (Key::TimeUnits, "시간 분 초"),
@@ -1584,6 +1609,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusNotation, "기보 표기: {}"),
     (Key::ContinueSavedGame, "이어 두기: {}, {}수"),
     (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
+    (Key::AutosaveKeptAside, "{}(으)로 보관했습니다"),
+    (Key::FolderIsAFile, "{}은(는) 파일입니다: 그 자리에 폴더가 있어야 합니다"),
     (Key::StatusAutosaveFailed, "자동 저장 실패: {}"),
     (Key::KeySave, "기보를 파일로 저장(PGN, 쇼기는 KIF)"),
     (Key::KeyOpen, "기보 열기: 저장한 대국과 끝난 대국, 또는 PGN/KIF/CSA/.gib 파일"),
@@ -1597,6 +1624,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SavePromptHint, "파일 이름(경로가 없으면 games 폴더) · Enter 저장 · Esc 취소"),
     (Key::SaveNameMissing, "파일 이름이 없습니다"),
     (Key::StatusSaved, "저장했습니다: {}"),
+    (Key::SaveIsFolder, "{}은(는) 폴더입니다: 파일 이름을 입력하세요"),
+    (Key::SaveFolderMissing, "{} 폴더가 없습니다"),
     (Key::StatusSaveFailed, "저장하지 못함: {}"),
     (Key::StatusFen, "FEN: {}"),
     (Key::StatusOpened, "기보를 열었습니다: {}수 · [ ]로 넘겨 보고, 어느 국면에서든 이어 둘 수 있습니다"),
@@ -1669,6 +1698,9 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::EngineTimeout, "엔진 {}이(가) {}초 안에 답하지 않았습니다 ({} 기다리는 중)"),
     (Key::EngineIllegalMove, "엔진 {}이(가) 둘 수 없는 수 '{}'을(를) 두었습니다"),
     (Key::EngineUnsupported, "엔진 {}은(는) {}을(를) 둘 수 없습니다"),
+    (Key::EngineLineTooLong, "엔진 {}이(가) 읽기에 너무 긴 줄({}바이트)을 보냈습니다"),
+    (Key::EngineNotAProgram, "엔진 {}: '{}'은(는) 폴더이거나 실행할 수 있는 프로그램이 아닙니다"),
+    (Key::EngineNoMove, "엔진 {}이(가) 둘 수 있는 수가 있는데 수를 내지 않았습니다"),
     (Key::EngineFalseDeclaration, "엔진이 규칙에 맞지 않는 승리를 선언했습니다"),
     (Key::StatusEngineFailed, "{} — 직접 두거나 n으로 상대를 바꾸세요"),
     (Key::StatusHintFailed, "훈수 없음: {}"),

@@ -26,4 +26,5 @@ pub mod theme;
 pub mod tree;
 pub mod tui;
 pub mod ui;
+pub mod untrusted;
 pub mod workers;

@@ -174,6 +174,54 @@ enum Mode {
     },
 }
 
+/// Writes a line to standard output ([`write_out`]); `?` passes its error on.
+macro_rules! say {
+    ($($argument:tt)*) => {
+        write_out(&format!("{}\n", format_args!($($argument)*)))
+    };
+}
+
+/// Writes text to standard output as it is ([`write_out`]).
+macro_rules! say_raw {
+    ($($argument:tt)*) => {
+        write_out(&format!($($argument)*))
+    };
+}
+
+/// Writes a line to standard error, escaped ([`qipan::untrusted`]); a standard error
+/// that cannot be written to is no reason to stop.
+macro_rules! note {
+    ($($argument:tt)*) => {
+        write_note(&format!($($argument)*))
+    };
+}
+
+/// Writes `text` to standard output. A closed pipe (`qipan show xiangqi | head -0`) ends
+/// qipan at once and quietly, with the status a shell gives a process a broken pipe ended
+/// (141), as Unix tools do; any other failure (a full disk) is an error to report.
+fn write_out(text: &str) -> Result<(), String> {
+    let mut out = std::io::stdout().lock();
+    out.write_all(text.as_bytes())
+        .and_then(|()| out.flush())
+        .map_err(output_error)
+}
+
+/// The error of a failed write to standard output; a broken pipe ends qipan quietly.
+fn output_error(error: std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::BrokenPipe {
+        std::process::exit(BROKEN_PIPE_STATUS);
+    }
+    format!("standard output: {error}")
+}
+
+/// The exit status of a process a broken pipe ended (128 + SIGPIPE).
+const BROKEN_PIPE_STATUS: i32 = 141;
+
+/// Writes one line to standard error, control characters escaped; failures are ignored.
+fn write_note(text: &str) {
+    let _ = writeln!(std::io::stderr(), "{}", qipan::untrusted::escape(text));
+}
+
 fn variant_or_error(name: &str) -> Result<Variant, String> {
     Variant::from_name(name).ok_or_else(|| {
         format!("unknown game '{name}': use xiangqi, shogi, janggi, janggi-traditional, janggi-modern or janggi-casual")
@@ -215,33 +263,33 @@ fn config_command(
     match command {
         ConfigCommand::Path => match path {
             Some(path) if path.exists() => {
-                println!("{}", path.display());
+                say!("{}", path.display())?;
                 Ok(())
             }
             Some(path) => {
-                println!(
+                say!(
                     "{} {}",
                     path.display(),
                     language.text(Key::ConfigPathMissing)
-                );
+                )?;
                 Ok(())
             }
             None => Err(language.text(Key::NoConfigFolder).to_string()),
         },
         ConfigCommand::Example => {
-            print!("{}", config::EXAMPLE);
+            say_raw!("{}", config::EXAMPLE)?;
             Ok(())
         }
         ConfigCommand::Check => {
             for warning in &loaded.warnings {
-                println!("{}", warning.text(language));
+                say!("{}", warning.text(language))?;
             }
             if loaded.warnings.is_empty() {
                 let checked = path.map_or_else(
                     || language.text(Key::ConfigCheckDefaults).to_string(),
                     |path| path.display().to_string(),
                 );
-                println!("{}", language.format(Key::ConfigCheckOk, &[&checked]));
+                say!("{}", language.format(Key::ConfigCheckOk, &[&checked]))?;
                 Ok(())
             } else {
                 Err(language.config_problems(loaded.warnings.len()))
@@ -257,7 +305,20 @@ fn app_offering_autosave(app: App) -> App {
     if let Some(path) = autosave::default_path().filter(|path| path.exists()) {
         match autosave::load(&path) {
             Ok(saved) => app.offer_saved_game(saved),
-            Err(error) => app.show_error(Key::StatusAutosaveUnreadable, &error.to_string()),
+            // The damaged file is moved aside first: the new game's autosave would
+            // otherwise write over it. The message says where it went.
+            Err(error) => {
+                let detail = match autosave::keep_aside(&path) {
+                    Ok(aside) => {
+                        let language = app.settings.language;
+                        let kept = language
+                            .format(Key::AutosaveKeptAside, &[&aside.display().to_string()]);
+                        format!("{error} — {kept}")
+                    }
+                    Err(_) => error.to_string(),
+                };
+                app.show_error(Key::StatusAutosaveUnreadable, &detail)
+            }
         }
     }
     app
@@ -360,23 +421,21 @@ fn run(cli: Cli) -> Result<(), String> {
         ) => Ok(()),
         Some(Mode::RenderBench { width, height }) => {
             for (name, micros) in qipan::ui::benchmark::frame_times(settings, width, height) {
-                println!("{name:<24} {micros:>8.1} µs per frame at {width}×{height}");
+                say!("{name:<24} {micros:>8.1} µs per frame at {width}×{height}")?;
             }
             Ok(())
         }
         Some(Mode::Uci) => {
-            let stdin = std::io::stdin();
-            qipan::protocol::uci::run(&mut stdin.lock(), std::io::stdout())
-                .map_err(|e| e.to_string())
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            qipan::protocol::uci::run(stdin, std::io::stdout()).map_err(output_error)
         }
         Some(Mode::Usi) => {
-            let stdin = std::io::stdin();
-            qipan::protocol::usi::run(&mut stdin.lock(), std::io::stdout())
-                .map_err(|e| e.to_string())
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            qipan::protocol::usi::run(stdin, std::io::stdout()).map_err(output_error)
         }
         Some(Mode::Bench { quick, no_compare }) => {
-            let agreed = qipan::bench::run(quick, !no_compare, &mut stdout.lock())
-                .map_err(|e| e.to_string())?;
+            let agreed =
+                qipan::bench::run(quick, !no_compare, &mut stdout.lock()).map_err(output_error)?;
             if agreed {
                 Ok(())
             } else {
@@ -391,21 +450,21 @@ fn run(cli: Cli) -> Result<(), String> {
             let variant = variant_or_error(&variant)?;
             let position = match fen {
                 Some(fen) => variant
-                    .position_from_fen(&fen)
+                    .position_from_outside(&fen)
                     .map_err(|e| format!("bad FEN: {e}"))?,
                 None => variant.start(),
             };
             let mut out = stdout.lock();
             let mut total = 0;
             for (mv, count) in position.divide(depth) {
-                writeln!(out, "{mv}: {count}").map_err(|e| e.to_string())?;
+                writeln!(out, "{mv}: {count}").map_err(output_error)?;
                 total += count;
             }
-            writeln!(out, "\nNodes searched: {total}").map_err(|e| e.to_string())
+            writeln!(out, "\nNodes searched: {total}").map_err(output_error)
         }
         Some(Mode::Show { variant }) => {
             let variant = variant_or_error(&variant)?;
-            println!("{}", variant.start().fen());
+            say!("{}", variant.start().fen())?;
             Ok(())
         }
         Some(Mode::Open { file, game }) => {
@@ -414,7 +473,7 @@ fn run(cli: Cli) -> Result<(), String> {
                 Ok(record) => (record, None),
                 Err(mut error) => match error.partial.take() {
                     Some(partial) => {
-                        eprintln!("qipan: {error}");
+                        note!("qipan: {error}");
                         (*partial, Some(error.text(app.settings.language)))
                     }
                     None => return Err(error.to_string()),
@@ -662,7 +721,7 @@ fn read_chosen_game(
             (None, "converting") => " (use --game N, or --all for PGN)",
             (None, _) => " (use --game N)",
         };
-        eprintln!(
+        note!(
             "{}: {count} games; {verb} game {chosen}{hint}",
             path.display()
         );
@@ -729,41 +788,58 @@ fn convert(
         (_, None) => record::write(record, format),
     };
     let mut unreadable = 0;
-    let text = match games {
+    let mut written_games = 0;
+    // Standard output gets each game as soon as it is read (`--all` of a big file never
+    // holds its games); a file gets the whole text at once, atomically.
+    let mut text = String::new();
+    let emit = |game_text: &str, text: &mut String| -> Result<(), String> {
+        match output {
+            Some(_) => {
+                text.push_str(game_text);
+                Ok(())
+            }
+            None => write_out(game_text),
+        }
+    };
+    match games {
         GamesToConvert::One(number) => {
             let record = read_chosen_game(input, number, "converting")?
                 .0
                 .map_err(|e| e.to_string())?;
-            render(&record)?
+            emit(&render(&record)?, &mut text)?;
         }
         GamesToConvert::All => {
             if format != Format::Pgn {
                 return Err("--all writes PGN only: every game in one file".to_string());
             }
-            let games = record::read_all_file(input).map_err(|e| e.to_string())?;
-            let mut texts = Vec::new();
-            for result in games {
+            let name = input.display().to_string();
+            let bytes = record::games::read_record_bytes(input)
+                .map_err(|reason| format!("{name}: {reason}"))?;
+            let source = Format::from_extension(&name)
+                .or_else(|| Format::sniff(&bytes))
+                .unwrap_or(Format::Pgn);
+            for result in record::games::games_of(&bytes, &name, source) {
                 match result {
-                    Ok(record) => texts.push(render(&record)?),
+                    Ok(record) => {
+                        let separator = if written_games > 0 { "\n" } else { "" };
+                        emit(&format!("{separator}{}", render(&record)?), &mut text)?;
+                        written_games += 1;
+                    }
                     Err(error) => {
-                        eprintln!("qipan: {error}");
+                        note!("qipan: {error}");
                         unreadable += 1;
                     }
                 }
             }
-            if texts.is_empty() {
+            if written_games == 0 {
                 return Err(format!("{}: no game could be read", input.display()));
             }
-            texts.join("\n")
         }
-    };
+    }
     let written = match output {
         Some(path) => record::autosave::write_atomically(path, &text)
             .map_err(|e| format!("{}: {e}", path.display())),
-        None => {
-            print!("{text}");
-            Ok(())
-        }
+        None => Ok(()),
     };
     if unreadable > 0 {
         written?;
@@ -796,7 +872,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             log::error!(target: "qipan", "{message}");
-            eprintln!("qipan: {message}");
+            note!("qipan: {message}");
             ExitCode::FAILURE
         }
     }

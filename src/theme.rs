@@ -216,13 +216,15 @@ impl ThemeSpec {
                 }
             }
         };
-        let text = std::fs::read_to_string(&path).map_err(|error| Problem {
-            at: Location::file(&path.display().to_string()),
-            kind: ProblemKind::Unreadable {
-                error: error.to_string(),
-                fallback: Fallback::WoodTheme,
-            },
-        })?;
+        let text =
+            crate::untrusted::read_small_text_file(&path, crate::untrusted::MAX_SETTINGS_BYTES)
+                .map_err(|error| Problem {
+                    at: Location::file(&path.display().to_string()),
+                    kind: ProblemKind::Unreadable {
+                        error: error.to_string(),
+                        fallback: Fallback::WoodTheme,
+                    },
+                })?;
         let file = path
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())

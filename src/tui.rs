@@ -21,7 +21,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::Terminal;
 use std::io::{self, Stdout};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, Sender};
 use std::sync::Arc;
@@ -326,7 +326,14 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
             Effect::Autosave(text) => {
                 if let Some(path) = autosave::default_path() {
                     if let Err(error) = autosave::write_atomically(&path, &text) {
-                        let detail = format!("{}: {error}", path.display());
+                        let detail = match path.parent().filter(|folder| folder.is_file()) {
+                            // Say what is wrong, not "File exists (os error 17)".
+                            Some(folder) => app
+                                .settings
+                                .language
+                                .format(Key::FolderIsAFile, &[&folder.display().to_string()]),
+                            None => format!("{}: {error}", path.display()),
+                        };
                         log::error!(target: "files", "autosave: {detail}");
                         app.show_error(Key::StatusAutosaveFailed, &detail);
                     }
@@ -360,8 +367,6 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
     }
 }
 
-/// Writes a game record: PGN (KIF for shogi) with today's date, to the name typed at
-/// the save prompt or to the history folder; says where, or why not, in the status line.
 /// Reads a record named at the open prompt and shows it; a record that breaks off opens
 /// up to the problem, an unreadable one leaves the screen as it was with the reason.
 pub fn open_record(app: &mut App, name: &str) {
@@ -407,6 +412,20 @@ pub fn open_record(app: &mut App, name: &str) {
     app.note_game_of(number, picked.count);
 }
 
+/// A path as the user should read it: absolute, with `.` and `..` resolved where the
+/// folder exists.
+fn full_path(path: &Path) -> String {
+    std::fs::canonicalize(path)
+        .or_else(|_| std::path::absolute(path))
+        .unwrap_or_else(|_| path.to_path_buf())
+        .display()
+        .to_string()
+}
+
+/// Writes a game record, PGN (KIF for shogi) with today's date: to a name typed at the
+/// save prompt — never a folder, never a folder that does not exist, and never over an
+/// existing file without asking (then [`SaveTarget::Replace`]) — or to the history folder
+/// under a name of its own. Says the full path written, or why not.
 pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
     let now = library::local_now();
     if record.header("Date").is_none() {
@@ -422,23 +441,62 @@ pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
     let path = match target {
         SaveTarget::Named(name) => {
             let folder = library::games_dir().unwrap_or_else(|| PathBuf::from("."));
-            library::save_path(name, &folder, format.extension())
+            let path = library::save_path(name, &folder, format.extension());
+            let shown = full_path(&path);
+            let language = app.settings.language;
+            let typed = Path::new(name.trim());
+            // A name with a folder of its own must name one that exists: a typo never
+            // creates folders. (A bare name goes into the games folder, made if missing.)
+            let own_folder = typed.is_absolute() || typed.components().count() > 1;
+            let as_typed = if own_folder {
+                typed.to_path_buf()
+            } else {
+                folder.join(typed)
+            };
+            let names_folder = name.trim_end().ends_with(['/', std::path::MAIN_SEPARATOR])
+                || as_typed.is_dir()
+                || path.is_dir();
+            if names_folder {
+                let text = language.format(Key::SaveIsFolder, &[&full_path(&as_typed)]);
+                return app.show_error(Key::StatusSaveFailed, &text);
+            }
+            if let Some(parent) = path
+                .parent()
+                .filter(|parent| own_folder && !parent.is_dir())
+            {
+                let text = language.format(Key::SaveFolderMissing, &[&full_path(parent)]);
+                return app.show_error(Key::StatusSaveFailed, &text);
+            }
+            if path.exists() {
+                return app.ask_to_replace(&shown);
+            }
+            path
         }
-        SaveTarget::History => match library::history_dir() {
-            Some(folder) => folder.join(library::history_file_name(
-                now,
-                record.game.variant().id(),
-                format.extension(),
-            )),
-            None => return,
-        },
+        SaveTarget::Replace(path) => PathBuf::from(path),
+        SaveTarget::History => {
+            let Some(folder) = library::history_dir() else {
+                return;
+            };
+            // A new file of its own, never one of an earlier game.
+            let written = crate::record::write(&record, format).and_then(|text| {
+                let variant = record.game.variant().id();
+                library::create_history_file(&folder, now, variant, format.extension(), &text)
+                    .map_err(|error| format!("{}: {error}", folder.display()))
+            });
+            if let Err(error) = written {
+                app.show_error(Key::StatusSaveFailed, &error);
+            }
+            return;
+        }
     };
     let written = crate::record::write(&record, format).and_then(|text| {
         autosave::write_atomically(&path, &text)
             .map_err(|error| format!("{}: {error}", path.display()))
     });
     match (written, target) {
-        (Ok(()), SaveTarget::Named(_)) => app.report_saved(&path.display().to_string()),
+        (Ok(()), SaveTarget::Named(_) | SaveTarget::Replace(_)) => {
+            app.report_saved(&full_path(&path))
+        }
         (Ok(()), SaveTarget::History) => {}
         (Err(error), _) => {
             log::error!(target: "files", "save: {error}");

@@ -14,10 +14,10 @@ use qipan::rules::notation::{Notation, ACCEPT_BIKJANG};
 fn an_accepted_bikjang_is_written_by_name_and_read_back() {
     for rules in [JanggiRules::GUNGJANGGI, JanggiRules::GUNGJANGGI_DAN] {
         let start = Variant::Janggi(rules)
-            .position_from_fen("4k4/9/9/9/9/9/4R4/9/4K4/9 w - - 0 1")
+            .position_from_fen("4k4/9/9/9/9/9/4N4/9/4K4/9 w - - 0 1")
             .unwrap();
         let mut game = Game::new(start);
-        for text in ["e4a4", "e10e10"] {
+        for text in ["e4c5", "e10e10"] {
             let mv = game.position().parse_uci(text).unwrap();
             game.play(mv).unwrap();
         }

@@ -26,15 +26,53 @@ impl Captured {
     }
 }
 
-fn run_uci(script: &str) -> String {
+/// A GUI's input: the script, then (like a GUI waiting for its answers) no end of input
+/// until every `go` has been answered (a `bestmove` or a perft total) or 30 s passed.
+struct Script {
+    bytes: Cursor<Vec<u8>>,
+    answers_due: usize,
+    out: Captured,
+}
+
+impl std::io::Read for Script {
+    fn read(&mut self, buffer: &mut [u8]) -> std::io::Result<usize> {
+        let read = self.bytes.read(buffer)?;
+        if read > 0 {
+            return Ok(read);
+        }
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while Instant::now() < deadline {
+            let text = self.out.text();
+            let answers = text.matches("bestmove").count() + text.matches("Nodes searched").count();
+            if answers >= self.answers_due {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        Ok(0)
+    }
+}
+
+fn script(text: &str, out: &Captured) -> std::io::BufReader<Script> {
+    std::io::BufReader::new(Script {
+        bytes: Cursor::new(text.as_bytes().to_vec()),
+        answers_due: text
+            .lines()
+            .filter(|l| l.trim_start().starts_with("go"))
+            .count(),
+        out: out.clone(),
+    })
+}
+
+fn run_uci(text: &str) -> String {
     let out = Captured::default();
-    uci::run(&mut Cursor::new(script.as_bytes().to_vec()), out.clone()).unwrap();
+    uci::run(script(text, &out), out.clone()).unwrap();
     out.text()
 }
 
-fn run_usi(script: &str) -> String {
+fn run_usi(text: &str) -> String {
     let out = Captured::default();
-    usi::run(&mut Cursor::new(script.as_bytes().to_vec()), out.clone()).unwrap();
+    usi::run(script(text, &out), out.clone()).unwrap();
     out.text()
 }
 
@@ -188,6 +226,181 @@ fn usi_drop_mate_resign_and_bad_input() {
         "{out}"
     );
     assert!(out.contains("readyok"), "{out}");
+}
+
+/// Runs a protocol loop on its own thread fed through a pipe the test writes `lines`
+/// into (with a pause after each), keeping the pipe open unless `close` says to end the
+/// input; returns the output once the loop has ended, or `None` if it had not ended 10 s
+/// after the last line (a hang, not a timing measure).
+fn interrupted(usi_mode: bool, lines: &[&str], close: bool) -> Option<String> {
+    let (reader, mut writer) = std::io::pipe().unwrap();
+    let out = Captured::default();
+    let (done_sender, done) = std::sync::mpsc::channel();
+    let output = out.clone();
+    std::thread::spawn(move || {
+        let input = std::io::BufReader::new(reader);
+        let result = if usi_mode {
+            usi::run(input, output)
+        } else {
+            uci::run(input, output)
+        };
+        let _ = done_sender.send(result.is_ok());
+    });
+    for line in lines {
+        writeln!(writer, "{line}").unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+    }
+    let kept_open = if close {
+        drop(writer);
+        None
+    } else {
+        Some(writer)
+    };
+    let ended = done.recv_timeout(Duration::from_secs(10)).ok();
+    drop(kept_open);
+    ended.map(|ok| {
+        assert!(ok);
+        out.text()
+    })
+}
+
+/// Issue 18 item 10: `quit` is read and obeyed during an unbounded search, a huge clock
+/// and a deep perft, even when other commands were sent before it.
+#[test]
+fn quit_ends_a_search_or_perft_that_would_not_end() {
+    let cases: [&[&str]; 4] = [
+        &["position startpos", "go depth 1000", "quit"],
+        &[
+            "go wtime 99999999999 btime 99999999999",
+            "position startpos moves h3e3",
+            "d",
+            "quit",
+        ],
+        &["go perft 12", "isready", "quit"],
+        &["go infinite", "position startpos", "quit"],
+    ];
+    for lines in cases {
+        let out = interrupted(false, lines, false).unwrap_or_else(|| panic!("{lines:?} hung"));
+        if lines[0].contains("perft") {
+            assert!(out.contains("readyok"), "{out}");
+            assert!(!out.contains("Nodes searched"), "{out}");
+        }
+    }
+    let usi = [
+        "position startpos",
+        "go btime 9223372036854775807 wtime 9223372036854775807",
+        "usinewgame",
+        "quit",
+    ];
+    assert!(interrupted(true, &usi, false).is_some(), "usi hung");
+}
+
+/// `stop` ends a perft; commands sent during a search run after it, in order; the end of
+/// input ends a long search (which still says its `bestmove`).
+#[test]
+fn stop_ends_a_perft_and_the_end_of_input_ends_a_search() {
+    let out = interrupted(
+        false,
+        &["go perft 12", "stop", "go perft 2", "isready"],
+        true,
+    )
+    .expect("the loop ends");
+    assert_eq!(out.matches("Nodes searched").count(), 1, "{out}");
+    assert!(out.contains("Nodes searched: 1920"), "{out}");
+    let out = interrupted(false, &["position startpos", "go depth 1000"], true)
+        .expect("the end of input ends the search");
+    assert!(out.contains("bestmove "), "{out}");
+    let out = interrupted(
+        false,
+        &["go depth 1000", "position startpos moves h3e3", "d", "stop"],
+        true,
+    )
+    .expect("the loop ends");
+    let board = out.find("Fen: ").expect("d ran after the search");
+    assert!(out.find("bestmove").unwrap() < board, "{out}");
+    assert!(out[board..].contains("1C2C4"), "{out}");
+}
+
+/// Words the protocol fuzz builds its command lines from.
+const FUZZ_WORDS: [&str; 28] = [
+    "uci",
+    "usi",
+    "isready",
+    "ucinewgame",
+    "usinewgame",
+    "position",
+    "startpos",
+    "fen",
+    "sfen",
+    "moves",
+    "go",
+    "depth",
+    "perft",
+    "infinite",
+    "wtime",
+    "btime",
+    "byoyomi",
+    "movetime",
+    "stop",
+    "setoption",
+    "name",
+    "value",
+    "UCI_Variant",
+    "janggi",
+    "shogi",
+    "d",
+    "h3e3",
+    "7g7f",
+];
+
+fn fuzz_line() -> impl proptest::strategy::Strategy<Value = Vec<u8>> {
+    use proptest::prelude::*;
+    prop_oneof![
+        3 => proptest::collection::vec(
+            prop_oneof![
+                proptest::sample::select(FUZZ_WORDS.to_vec()).prop_map(str::to_string),
+                (0u64..30).prop_map(|n| n.to_string()),
+                Just("9223372036854775807".to_string()),
+                Just("-5".to_string()),
+            ],
+            0..6,
+        )
+        .prop_map(|words| words.join(" ").into_bytes()),
+        1 => proptest::collection::vec(any::<u8>(), 0..40),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(24))]
+
+    /// Random command sequences into both loops: never a panic or a hang, every output
+    /// line free of control characters, and each loop ends at the end of its input.
+    #[test]
+    fn random_command_sequences_end_cleanly(
+        lines in proptest::collection::vec(fuzz_line(), 0..12),
+        usi_mode in proptest::prelude::any::<bool>(),
+    ) {
+        let mut input = Vec::new();
+        for line in &lines {
+            // A perft deeper than 3 would only make the test slow before `stop`.
+            let text = String::from_utf8_lossy(line);
+            if text.contains("perft") && !text.contains("perft 1") {
+                continue;
+            }
+            input.extend_from_slice(line);
+            input.push(b'\n');
+        }
+        let out = Captured::default();
+        let reader = std::io::BufReader::new(Cursor::new(input));
+        if usi_mode {
+            usi::run(reader, out.clone()).unwrap();
+        } else {
+            uci::run(reader, out.clone()).unwrap();
+        }
+        let text = out.text();
+        let raw: Vec<char> = text.chars().filter(|&c| c.is_control() && c != '\n').collect();
+        proptest::prop_assert!(raw.is_empty(), "{raw:?} in {text}");
+    }
 }
 
 /// The `info` lines of depth `depth` that carry `multipv`, as (k, first PV move).

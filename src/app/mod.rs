@@ -121,6 +121,8 @@ pub enum Question {
     Undo,
     /// Replay a taken-back move in a timed hotseat game (both players must agree).
     Redo,
+    /// Replace the existing file [`App::save_to_replace`] names with the game's record.
+    Overwrite,
 }
 
 /// A popup over the screen; it takes the input first.
@@ -384,6 +386,8 @@ pub struct App {
     pub overlay: Option<Overlay>,
     /// The status-line message.
     pub status: Option<Status>,
+    /// The existing file the save prompt's overwrite question is about (full path).
+    pub save_to_replace: Option<String>,
     /// Set when the program should end.
     pub quit: bool,
     /// Ticks since the start.
@@ -431,6 +435,7 @@ impl App {
             play: None,
             overlay: None,
             status: None,
+            save_to_replace: None,
             quit: false,
             ticks: 0,
             resume: None,
@@ -932,6 +937,7 @@ impl App {
                 self.after_change();
             }
             (Question::Undo, true) => self.undo(),
+            (Question::Overwrite, yes) => self.answer_overwrite(yes),
             (Question::Redo, true) => self.redo(),
             (Question::DrawOffer(_), false) => {
                 self.refuse_text(Key::StatusDrawDeclined, &[]);
@@ -1642,18 +1648,34 @@ impl App {
                 score: report.score,
             });
         }
-        if let Some(mv) = mv {
-            // Keep a half-made human selection out of the way of the CPU's move.
-            if !matches!(
-                self.overlay,
-                Some(Overlay::Help { .. } | Overlay::Settings { .. })
-            ) {
-                self.overlay = None;
+        let Some(mv) = mv else {
+            // No move (`bestmove (none)`, `0000`, a bare `bestmove`) in a position with
+            // legal moves is an engine fault: the side goes to the player. (With no legal
+            // move the rules have ended the game and no search was started.)
+            if !play.game.legal_moves().is_empty() {
+                let side = play.game.position().side_to_move();
+                let name = match play.player(side) {
+                    Player::Engine { index } => self
+                        .settings
+                        .engines
+                        .get(index)
+                        .map_or_else(|| format!("#{}", index + 1), |spec| spec.name.clone()),
+                    _ => "CPU".to_string(),
+                };
+                let message = self.settings.language.format(Key::EngineNoMove, &[&name]);
+                self.hand_side_to_human(side, &message);
             }
-            self.play_move(mv);
-            if self.config.bell {
-                self.effects.push(Effect::Bell);
-            }
+            return;
+        };
+        // A CPU move never closes or steals a popup or a prompt (the quit question, the
+        // save prompt): only a promotion choice, which belongs to the position it
+        // changes, goes.
+        if matches!(self.overlay, Some(Overlay::Promotion { .. })) {
+            self.overlay = None;
+        }
+        self.play_move(mv);
+        if self.config.bell {
+            self.effects.push(Effect::Bell);
         }
     }
 

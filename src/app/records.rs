@@ -16,6 +16,8 @@ pub enum SaveTarget {
     Named(String),
     /// The history folder, under a date-time-variant file name.
     History,
+    /// A file the user agreed to replace (full path).
+    Replace(String),
 }
 
 /// The longest file name the save prompt takes.
@@ -284,6 +286,26 @@ impl App {
     }
 
     /// Reports a record written by the event loop.
+    /// The file a name typed at the save prompt points to exists: asks before replacing
+    /// it ([`super::Question::Overwrite`]).
+    pub fn ask_to_replace(&mut self, path: &str) {
+        self.save_to_replace = Some(path.to_string());
+        self.overlay = Some(Overlay::Confirm(super::Question::Overwrite));
+    }
+
+    /// The answer to the overwrite question: yes writes the record over the file.
+    pub(super) fn answer_overwrite(&mut self, yes: bool) {
+        let Some(path) = self.save_to_replace.take() else {
+            return;
+        };
+        if let (true, Some(record)) = (yes, self.game_record()) {
+            self.effects.push(Effect::SaveRecord {
+                record: Box::new(record),
+                target: SaveTarget::Replace(path),
+            });
+        }
+    }
+
     pub fn report_saved(&mut self, path: &str) {
         let text = self.settings.language.format(Key::StatusSaved, &[path]);
         self.status = Some(Status { text, error: false });

@@ -1003,3 +1003,86 @@ fn an_engine_seat_is_saved_by_name_and_found_again() {
     let resumed = App::from_saved(Settings::default(), loaded);
     assert_eq!(play(&resumed).players, [Player::Human, Player::Human]);
 }
+
+/// Issue 18 item 9: in CPU-vs-CPU, a CPU move never closes or steals a popup — the quit
+/// question, the save prompt and the help stay open, and keys keep going to them.
+#[test]
+fn a_cpu_move_never_closes_a_popup() {
+    let options = StartOptions {
+        players: [Player::Computer { level: 1 }, Player::Computer { level: 1 }],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    let answer = |app: &mut App| {
+        let (id, stop, game) = started_search(app);
+        let mv = crate::engine::best_move(&game, cpu_limits(1), &stop, &mut |_| {});
+        app.update(Action::ComputerMove { search: id, mv });
+    };
+    answer(&mut app);
+    app.update(Action::Quit);
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Question::Quit)));
+    answer(&mut app);
+    assert_eq!(app.overlay, Some(Overlay::Confirm(Question::Quit)));
+    app.update(Action::Cancel);
+    app.update(Action::Save);
+    for c in "fu".chars() {
+        app.update(Action::PromptChar(c));
+    }
+    let plies = play(&app).game.moves().len();
+    answer(&mut app);
+    assert_eq!(
+        app.overlay,
+        Some(Overlay::SaveAs {
+            text: "fu".to_string()
+        })
+    );
+    app.update(Action::PromptChar('x'));
+    assert_eq!(
+        app.overlay,
+        Some(Overlay::SaveAs {
+            text: "fux".to_string()
+        })
+    );
+    // An open prompt pauses the CPU (issue 12 item 4): its move was not played behind
+    // the prompt, and the typed keys undid nothing.
+    assert_eq!(play(&app).game.moves().len(), plies);
+    assert!(!play(&app).flipped);
+}
+
+/// Issue 18 item 7: `bestmove (none)`, `0000` or a bare `bestmove` (no move) where the
+/// position has legal moves is an engine fault: its side goes to the player, the game
+/// is not stuck on "CPU is to move".
+#[test]
+fn an_engine_giving_no_move_hands_its_side_to_the_player() {
+    let options = StartOptions {
+        players: [Player::Human, Player::Engine { index: 0 }],
+        ..StartOptions::for_game(GameKind::Xiangqi)
+    };
+    let mut app = App::with_game(with_engine(), options);
+    play_keys(&mut app, "h3e3");
+    let (id, _, _) = started_search(&mut app);
+    app.update(Action::ComputerMove {
+        search: id,
+        mv: None,
+    });
+    assert!(!app.thinking());
+    assert_eq!(play(&app).players[1], Player::Human);
+    let text = status(&app);
+    assert!(text.contains("fsf") && text.contains("no move"), "{text}");
+    play_keys(&mut app, "h10g8");
+    assert_eq!(play(&app).game.moves().len(), 2);
+    // The built-in CPU giving no move is handled the same way.
+    let options = StartOptions {
+        players: [Player::Human, Player::Computer { level: 1 }],
+        ..StartOptions::for_game(GameKind::Shogi)
+    };
+    let mut app = App::with_game(Settings::default(), options);
+    play_keys(&mut app, "7g7f");
+    let (id, _, _) = started_search(&mut app);
+    app.update(Action::ComputerMove {
+        search: id,
+        mv: None,
+    });
+    assert_eq!(play(&app).players[1], Player::Human);
+    assert!(!app.thinking());
+}

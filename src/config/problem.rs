@@ -284,7 +284,11 @@ impl Problem {
                 language.format(Key::ProblemUnknownRoleField, &[&at, key])
             }
         };
-        line.replace(['\n', '\r'], " ")
+        // Keys, values and file names come from the user's files: escaped, cut.
+        crate::untrusted::quote(
+            &line.replace(['\n', '\r'], " "),
+            4 * crate::untrusted::QUOTE_CHARS,
+        )
     }
 }
 

@@ -8,18 +8,20 @@
 //! channel), so a silent, crashed or missing engine is a clear [`EngineError`], never
 //! a hang. Dropping the engine sends `quit` and kills the process.
 
-use super::Dialect;
+use super::{read_bounded_line, BoundedLine, Dialect, MAX_LINE_BYTES};
 use crate::engine::report::SearchReport;
 use crate::engine::{Limits, Score};
 use crate::i18n::{Key, Language};
 use crate::rules::any::{AnyPosition, GameKind, Variant};
 use crate::rules::game::Game;
 use crate::rules::{Move, MoveList, Position};
+use crate::untrusted;
 use std::fmt;
-use std::io::{BufRead, BufReader, Write};
+use std::io::{BufReader, Write};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::mpsc::{sync_channel, Receiver, RecvTimeoutError};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -169,6 +171,20 @@ pub enum EngineError {
         /// The move as the engine wrote it.
         text: String,
     },
+    /// The engine wrote a line longer than [`MAX_LINE_BYTES`] (dropped unread).
+    LineTooLong {
+        /// Engine name.
+        name: String,
+        /// The line's length in bytes.
+        bytes: usize,
+    },
+    /// The engine command names a folder or a file that cannot be run.
+    NotAProgram {
+        /// Engine name.
+        name: String,
+        /// The command.
+        command: String,
+    },
     /// The engine cannot play this game.
     Unsupported {
         /// Engine name.
@@ -181,7 +197,8 @@ pub enum EngineError {
 impl EngineError {
     /// The message in the interface language.
     pub fn message(&self, language: Language) -> String {
-        match self {
+        // Names and commands come from the config, move text from the engine: escaped.
+        let message = match self {
             EngineError::Missing { name, command } => {
                 language.format(Key::EngineMissing, &[name, command])
             }
@@ -205,7 +222,14 @@ impl EngineError {
             EngineError::Unsupported { name, variant } => {
                 language.format(Key::EngineUnsupported, &[name, variant])
             }
-        }
+            EngineError::LineTooLong { name, bytes } => {
+                language.format(Key::EngineLineTooLong, &[name, &bytes.to_string()])
+            }
+            EngineError::NotAProgram { name, command } => {
+                language.format(Key::EngineNotAProgram, &[name, command])
+            }
+        };
+        untrusted::escape(&message)
     }
 }
 
@@ -216,6 +240,15 @@ impl fmt::Display for EngineError {
 }
 
 impl std::error::Error for EngineError {}
+
+/// How many engine lines wait between the reader thread and qipan (then the engine waits).
+const LINE_QUEUE: usize = 1024;
+
+/// The most MultiPV lines whose reports are throttled apart (more share the last slot).
+const MAX_REPORTED_LINES: usize = 64;
+
+/// The shortest time between two progress reports of one line of a search.
+const REPORT_INTERVAL: Duration = Duration::from_millis(50);
 
 /// The engine's answer to `go`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -236,7 +269,7 @@ pub struct ExternalEngine {
     timeouts: Timeouts,
     child: Child,
     input: ChildStdin,
-    lines: Receiver<String>,
+    lines: Receiver<BoundedLine>,
     /// Values of the engine's `UCI_Variant` combo, when it has one.
     variants: Option<Vec<String>>,
     /// The variant the engine was last set up for.
@@ -279,6 +312,12 @@ impl ExternalEngine {
         spec: &EngineSpec,
         timeouts: Timeouts,
     ) -> Result<ExternalEngine, EngineError> {
+        if Path::new(&spec.command).is_dir() {
+            return Err(EngineError::NotAProgram {
+                name: spec.name.clone(),
+                command: spec.command.clone(),
+            });
+        }
         log::info!(
             target: "engine",
             "starting {}: {:?} {:?} ({:?})",
@@ -301,6 +340,10 @@ impl ExternalEngine {
                     name: spec.name.clone(),
                     command: spec.command.clone(),
                 },
+                std::io::ErrorKind::PermissionDenied => EngineError::NotAProgram {
+                    name: spec.name.clone(),
+                    command: spec.command.clone(),
+                },
                 _ => EngineError::Spawn {
                     name: spec.name.clone(),
                     reason: error.to_string(),
@@ -314,25 +357,18 @@ impl ExternalEngine {
                 reason: "no pipes to the process".to_string(),
             });
         };
-        let (sender, lines) = channel();
+        // A bounded queue: an engine flooding lines waits for qipan to read them instead
+        // of filling qipan's memory, and no line is held past MAX_LINE_BYTES.
+        let (sender, lines) = sync_channel(LINE_QUEUE);
         let name = spec.name.clone();
         thread::spawn(move || {
             let mut reader = BufReader::new(output);
-            let mut bytes = Vec::new();
-            loop {
-                bytes.clear();
-                match reader.read_until(b'\n', &mut bytes) {
-                    Ok(0) | Err(_) => {
-                        log::debug!(target: "engine", "{name} closed its output");
-                        break;
-                    }
-                    Ok(_) => {
-                        let line = String::from_utf8_lossy(&bytes).trim().to_string();
-                        log::debug!(target: "engine", "from {name}: {line}");
-                        if sender.send(line).is_err() {
-                            break;
-                        }
-                    }
+            while let Ok(Some(line)) = read_bounded_line(&mut reader, MAX_LINE_BYTES) {
+                if let BoundedLine::Line(text) = &line {
+                    log::debug!(target: "engine", "from {name}: {text}");
+                }
+                if sender.send(line).is_err() {
+                    break;
                 }
             }
         });
@@ -409,6 +445,17 @@ impl ExternalEngine {
         }
     }
 
+    /// A line the reader thread passed on, or the fault of a line too long.
+    fn accept(&self, line: BoundedLine) -> Result<String, EngineError> {
+        match line {
+            BoundedLine::Line(line) => Ok(line),
+            BoundedLine::TooLong(bytes) => Err(EngineError::LineTooLong {
+                name: self.spec.name.clone(),
+                bytes,
+            }),
+        }
+    }
+
     /// The next line before `deadline`.
     fn read_line(
         &mut self,
@@ -418,7 +465,7 @@ impl ExternalEngine {
     ) -> Result<String, EngineError> {
         let left = deadline.saturating_duration_since(Instant::now());
         let result = match self.lines.recv_timeout(left) {
-            Ok(line) => Ok(line),
+            Ok(line) => self.accept(line),
             Err(RecvTimeoutError::Disconnected) => Err(self.crashed(waiting_for)),
             Err(RecvTimeoutError::Timeout) => Err(EngineError::Timeout {
                 name: self.spec.name.clone(),
@@ -637,6 +684,11 @@ impl ExternalEngine {
         let started = Instant::now();
         let budget = self.budget(limits);
         let mut stop_sent: Option<Instant> = None;
+        // Reports go out at most every REPORT_INTERVAL (the latest one wins), so an
+        // engine flooding `info` lines cannot flood the interface.
+        // Per MultiPV line (`multipv k`), so every line still gets through.
+        let mut last_report: Vec<Option<Instant>> = Vec::new();
+        let mut held_back: Vec<Option<String>> = Vec::new();
         loop {
             let now = Instant::now();
             if stop_sent.is_none() && (stop.load(Ordering::Relaxed) || now >= started + budget) {
@@ -653,15 +705,39 @@ impl ExternalEngine {
                 }
             }
             let line = match self.lines.recv_timeout(Duration::from_millis(50)) {
-                Ok(line) => line,
+                Ok(line) => self.accept(line)?,
                 Err(RecvTimeoutError::Timeout) => continue,
                 Err(RecvTimeoutError::Disconnected) => return Err(self.crashed("bestmove")),
             };
             if let Some(rest) = line.strip_prefix("bestmove") {
+                // The last report of each line, held back by the throttle, still counts.
+                for text in held_back.iter_mut().filter_map(Option::take) {
+                    if let Some(info) = self.read_info(game.position(), &text, started.elapsed()) {
+                        on_info(info);
+                    }
+                }
                 return self.read_bestmove(game, rest.trim());
             }
             if let Some(rest) = line.strip_prefix("info ") {
-                if let Some(info) = self.read_info(game.position(), rest, started.elapsed()) {
+                let line_index = rest
+                    .split_whitespace()
+                    .skip_while(|word| *word != "multipv")
+                    .nth(1)
+                    .and_then(|k| k.parse::<usize>().ok())
+                    .unwrap_or(1)
+                    .min(MAX_REPORTED_LINES);
+                if last_report.len() <= line_index {
+                    last_report.resize(line_index + 1, None);
+                    held_back.resize(line_index + 1, None);
+                }
+                let due =
+                    last_report[line_index].is_none_or(|last| last.elapsed() >= REPORT_INTERVAL);
+                if !due {
+                    held_back[line_index] = Some(rest.to_string());
+                } else if let Some(info) = self.read_info(game.position(), rest, started.elapsed())
+                {
+                    last_report[line_index] = Some(Instant::now());
+                    held_back[line_index] = None;
                     on_info(info);
                 }
             }
@@ -691,7 +767,7 @@ impl ExternalEngine {
             Some(mv) if legal.contains(mv) => Ok(EngineMove::Move(mv)),
             _ => Err(EngineError::IllegalMove {
                 name: self.spec.name.clone(),
-                text: text.to_string(),
+                text: untrusted::quote(text, untrusted::QUOTE_CHARS),
             }),
         }
     }

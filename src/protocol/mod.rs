@@ -18,6 +18,67 @@ use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
 use std::time::Duration;
 
+/// The longest line read from an engine or a GUI: far above any real `info` or
+/// `position … moves …` line, small enough that a line without end cannot fill memory.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
+
+/// One line read by [`read_bounded_line`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BoundedLine {
+    /// A line (without its end), decoded lossily as UTF-8, control characters escaped.
+    Line(String),
+    /// A line longer than the limit: dropped unread past the limit; its length in bytes.
+    TooLong(usize),
+}
+
+/// Reads the next line of `reader`, holding at most `limit` bytes of it: a longer line is
+/// skipped up to its newline and answered as [`BoundedLine::TooLong`]. `None` at end of
+/// input. The text is trimmed and made safe to print ([`crate::untrusted::escape`]).
+pub fn read_bounded_line(
+    reader: &mut dyn BufRead,
+    limit: usize,
+) -> std::io::Result<Option<BoundedLine>> {
+    let mut line = Vec::new();
+    let mut length = 0usize;
+    let mut seen_any = false;
+    loop {
+        let available = match reader.fill_buf() {
+            Ok(bytes) => bytes,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if available.is_empty() {
+            if !seen_any {
+                return Ok(None);
+            }
+            break;
+        }
+        seen_any = true;
+        let (taken, ended) = match available.iter().position(|&b| b == b'\n') {
+            Some(end) => (end + 1, true),
+            None => (available.len(), false),
+        };
+        let content = &available[..if ended { taken - 1 } else { taken }];
+        if length + content.len() <= limit {
+            line.extend_from_slice(content);
+        } else {
+            line = Vec::new();
+        }
+        length += content.len();
+        reader.consume(taken);
+        if ended {
+            break;
+        }
+    }
+    if length > limit {
+        return Ok(Some(BoundedLine::TooLong(length)));
+    }
+    let text = String::from_utf8_lossy(&line);
+    Ok(Some(BoundedLine::Line(crate::untrusted::escape(
+        text.trim(),
+    ))))
+}
+
 /// An output shared by the command loop and the search thread.
 pub type SharedOutput = Arc<Mutex<dyn Write + Send>>;
 
@@ -308,23 +369,105 @@ pub fn start_search(
     }
 }
 
-/// Reads command lines until `quit` (when `handle` returns `Quit`) or the end of input,
-/// answering through a shared line writer. Both dialects run on it; invalid UTF-8 is
-/// read lossily, never an error.
+/// What the command loop needs of a protocol session (UCI or USI).
+pub trait Session {
+    /// Handles one command line, writing replies to `out`.
+    fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<uci::Flow>;
+    /// True while a search (or a perft) runs on the worker.
+    fn searching(&self) -> bool;
+    /// True when the running search has no end of its own (`go infinite`).
+    fn search_is_infinite(&self) -> bool;
+    /// Stops the running search at once and waits for its last lines.
+    fn stop_search(&mut self);
+}
+
+/// Commands answered at once, even while a search runs.
+const IMMEDIATE: [&str; 5] = ["quit", "stop", "isready", "ponderhit", "gameover"];
+
+/// How often the loop looks whether a running search has ended.
+const SEARCH_POLL: Duration = Duration::from_millis(10);
+
+/// Reads command lines until `quit` or the end of input, answering through a shared line
+/// writer. Both dialects run on it. Lines are read on their own thread, so `quit`,
+/// `stop` and `isready` are answered at once even during a search or a perft; any other
+/// command that arrives while a search runs waits, in order, until it ends (an infinite
+/// search is stopped first, as it would never end). At the end of input a running search
+/// is stopped (it still writes its `bestmove`) and the loop ends. Lines are bounded
+/// ([`MAX_LINE_BYTES`]) and read lossily as UTF-8, never an error.
 pub fn command_loop(
-    input: &mut dyn BufRead,
+    input: impl BufRead + Send + 'static,
     shared: SharedOutput,
-    mut handle: impl FnMut(&str, &mut dyn Write) -> std::io::Result<uci::Flow>,
+    session: &mut dyn Session,
 ) -> std::io::Result<()> {
-    let mut writer = LineWriter::new(shared);
-    let mut bytes = Vec::new();
-    loop {
-        bytes.clear();
-        if input.read_until(b'\n', &mut bytes)? == 0 {
-            break;
+    let (sender, receiver) = std::sync::mpsc::sync_channel::<Option<BoundedLine>>(64);
+    std::thread::spawn(move || {
+        let mut input = input;
+        loop {
+            let line = read_bounded_line(&mut input, MAX_LINE_BYTES).ok().flatten();
+            let end = line.is_none();
+            if sender.send(line).is_err() || end {
+                return;
+            }
         }
-        let line = String::from_utf8_lossy(&bytes);
-        let flow = handle(&line, &mut writer)?;
+    });
+    let mut writer = LineWriter::new(shared);
+    let mut waiting: std::collections::VecDeque<String> = std::collections::VecDeque::new();
+    let mut input_ended = false;
+    loop {
+        if !session.searching() {
+            if let Some(line) = waiting.pop_front() {
+                let flow = session.handle(&line, &mut writer)?;
+                writer.flush()?;
+                if flow == uci::Flow::Quit {
+                    break;
+                }
+                continue;
+            }
+            if input_ended {
+                break;
+            }
+        }
+        if input_ended {
+            session.stop_search();
+            continue;
+        }
+        let message = if session.searching() {
+            match receiver.recv_timeout(SEARCH_POLL) {
+                Ok(message) => message,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => continue,
+                Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => None,
+            }
+        } else {
+            receiver.recv().unwrap_or(None)
+        };
+        let line = match message {
+            None => {
+                input_ended = true;
+                continue;
+            }
+            Some(BoundedLine::TooLong(bytes)) => {
+                writeln!(
+                    writer,
+                    "info string error: a line of {bytes} bytes is too long; ignored"
+                )?;
+                writer.flush()?;
+                continue;
+            }
+            Some(BoundedLine::Line(line)) => line,
+        };
+        let command = line.split_whitespace().next().unwrap_or("");
+        if command.is_empty() {
+            continue;
+        }
+        let busy = session.searching() || !waiting.is_empty();
+        if busy && !IMMEDIATE.contains(&command) {
+            if session.search_is_infinite() {
+                session.stop_search();
+            }
+            waiting.push_back(line);
+            continue;
+        }
+        let flow = session.handle(&line, &mut writer)?;
         writer.flush()?;
         if flow == uci::Flow::Quit {
             break;
@@ -392,6 +535,58 @@ impl Drop for Worker {
             let _ = handle.join();
         }
     }
+}
+
+impl Worker {
+    /// Starts `go perft depth` on a new thread: each root move's count is written as it
+    /// is known, then the total; [`Worker::stop`] ends it within moments (then no total).
+    pub fn start_perft(position: AnyPosition, depth: u32, output: SharedOutput) -> Worker {
+        let stop = Arc::new(AtomicBool::new(false));
+        let flag = stop.clone();
+        let handle = std::thread::spawn(move || {
+            let mut writer = LineWriter::new(output);
+            // A broken output (the GUI went away) ends the perft quietly.
+            let _ = perft_lines(&position, depth, &flag, &mut writer);
+        });
+        Worker {
+            stop,
+            handle: Some(handle),
+            infinite: false,
+        }
+    }
+
+    /// True when the search has no end of its own.
+    pub fn is_infinite(&self) -> bool {
+        self.infinite
+    }
+}
+
+/// Writes `go perft`'s lines (`h2e2: 44`, …, `Nodes searched: N`) unless stopped.
+pub fn perft_lines(
+    position: &AnyPosition,
+    depth: u32,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut total = 0;
+    let mut written = Ok(());
+    let finished = if depth == 0 {
+        total = 1;
+        true
+    } else {
+        position.divide_stoppable(depth, &|| stop.load(Ordering::Relaxed), &mut |mv, count| {
+            total += count;
+            if written.is_ok() {
+                written = writeln!(out, "{mv}: {count}").and_then(|()| out.flush());
+            }
+        })
+    };
+    written?;
+    if finished {
+        writeln!(out)?;
+        writeln!(out, "Nodes searched: {total}")?;
+    }
+    out.flush()
 }
 
 /// Reads a `MultiPV` option value: how many best lines to report, 1 to [`MAX_LINES`].

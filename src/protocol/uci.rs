@@ -6,12 +6,13 @@
 //! `go` searches on a worker thread when the session has a shared output
 //! ([`run`] sets one up), so `stop` and `isready` are answered while it thinks.
 
-use super::{parse_go, parse_level, parse_multipv, Dialect, SharedOutput, Worker};
+use super::{parse_go, parse_level, parse_multipv, perft_lines, Dialect, SharedOutput, Worker};
 use crate::engine::{Engine, MAX_LEVEL, MAX_LINES};
 use crate::rules::any::Variant;
 use crate::rules::game::Game;
 use crate::rules::Position;
 use std::io::{BufRead, Write};
+use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 /// The engine's state between commands.
@@ -224,7 +225,7 @@ impl UciSession {
             Some("startpos") => self.variant.start(),
             Some("fen") | Some("sfen") => {
                 let fen = setup[1..].join(" ");
-                match self.variant.position_from_fen(&fen) {
+                match self.variant.position_from_outside(&fen) {
                     Ok(position) => position,
                     Err(error) => {
                         return writeln!(out, "info string error: bad fen '{fen}': {error}");
@@ -256,18 +257,14 @@ impl UciSession {
                 if depth > 12 {
                     return writeln!(out, "info string error: perft depth {depth} is too deep");
                 }
-                let position = self.game.position();
-                let mut total = 0;
-                if depth == 0 {
-                    total = 1;
-                } else {
-                    for (mv, count) in position.divide(depth) {
-                        writeln!(out, "{mv}: {count}")?;
-                        total += count;
+                let position = self.game.position().clone();
+                match &self.output {
+                    // On the worker, where `stop` and `quit` can end it.
+                    Some(output) => {
+                        self.worker = Some(Worker::start_perft(position, depth, output.clone()));
                     }
+                    None => perft_lines(&position, depth, &AtomicBool::new(false), out)?,
                 }
-                writeln!(out)?;
-                writeln!(out, "Nodes searched: {total}")?;
             }
             _ => {
                 let go = parse_go(words, Dialect::Uci);
@@ -337,14 +334,30 @@ impl UciSession {
     }
 }
 
-/// Runs the UCI loop until `quit` or the end of input; searches run on a worker thread.
-///
-/// At the end of input a running search is allowed to finish (an infinite one is stopped).
-pub fn run<W: Write + Send + 'static>(input: &mut dyn BufRead, out: W) -> std::io::Result<()> {
+/// Runs the UCI loop until `quit` or the end of input ([`super::command_loop`]):
+/// searches and perft run on a worker thread, so `quit` always ends it at once.
+pub fn run<W: Write + Send + 'static>(
+    input: impl BufRead + Send + 'static,
+    out: W,
+) -> std::io::Result<()> {
     let shared: SharedOutput = Arc::new(Mutex::new(out));
     let mut session = UciSession::with_output(shared.clone());
-    super::command_loop(input, shared, |line, writer| session.handle(line, writer))?;
-    // At the end of input a running search may finish (an infinite one is stopped).
-    session.finish_search();
+    super::command_loop(input, shared, &mut session)?;
+    session.stop_search();
     Ok(())
+}
+
+impl super::Session for UciSession {
+    fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
+        UciSession::handle(self, line, out)
+    }
+    fn searching(&self) -> bool {
+        UciSession::searching(self)
+    }
+    fn search_is_infinite(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_infinite)
+    }
+    fn stop_search(&mut self) {
+        UciSession::stop_search(self)
+    }
 }

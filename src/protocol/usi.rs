@@ -228,12 +228,30 @@ impl UsiSession {
     }
 }
 
-/// Runs the USI loop until `quit` or the end of input; searches run on a worker thread.
-pub fn run<W: Write + Send + 'static>(input: &mut dyn BufRead, out: W) -> std::io::Result<()> {
+/// Runs the USI loop until `quit` or the end of input ([`super::command_loop`]):
+/// searches run on a worker thread, so `quit` always ends it at once.
+pub fn run<W: Write + Send + 'static>(
+    input: impl BufRead + Send + 'static,
+    out: W,
+) -> std::io::Result<()> {
     let shared: SharedOutput = Arc::new(Mutex::new(out));
     let mut session = UsiSession::with_output(shared.clone());
-    super::command_loop(input, shared, |line, writer| session.handle(line, writer))?;
-    // At the end of input a running search may finish (an infinite one is stopped).
-    session.finish_search();
+    super::command_loop(input, shared, &mut session)?;
+    session.stop_search();
     Ok(())
+}
+
+impl super::Session for UsiSession {
+    fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
+        UsiSession::handle(self, line, out)
+    }
+    fn searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_running)
+    }
+    fn search_is_infinite(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_infinite)
+    }
+    fn stop_search(&mut self) {
+        UsiSession::stop_search(self)
+    }
 }

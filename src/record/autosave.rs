@@ -74,7 +74,7 @@ impl Seat {
             return Some(Seat::Human);
         }
         if let Some(name) = text.strip_prefix("engine:") {
-            let name = name.replace("%20", " ").replace("%25", "%");
+            let name = crate::untrusted::escape(&name.replace("%20", " ").replace("%25", "%"));
             return (!name.is_empty()).then_some(Seat::Engine(name));
         }
         let level: u8 = text.strip_prefix("cpu:")?.parse().ok()?;
@@ -151,20 +151,22 @@ pub enum AutosaveError {
 }
 
 impl fmt::Display for AutosaveError {
+    /// One line, with the file's name and any quoted text escaped ([`crate::untrusted`]).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            AutosaveError::Io { file, error } => write!(f, "{file}: {error}"),
+        let text = match self {
+            AutosaveError::Io { file, error } => format!("{file}: {error}"),
             AutosaveError::Invalid {
                 file,
                 line: Some(line),
                 message,
-            } => write!(f, "{file} line {line}: {message}"),
+            } => format!("{file} line {line}: {message}"),
             AutosaveError::Invalid {
                 file,
                 line: None,
                 message,
-            } => write!(f, "{file}: {message}"),
-        }
+            } => format!("{file}: {message}"),
+        };
+        f.write_str(&crate::untrusted::escape(&text))
     }
 }
 
@@ -301,6 +303,36 @@ pub fn load(path: &Path) -> Result<SavedGame, AutosaveError> {
         error,
     })?;
     from_text(&text, &file)
+}
+
+/// Moves a damaged autosave aside so the next game's autosave cannot destroy it:
+/// `autosave.txt` becomes `autosave.txt.damaged-20261201-054312` beside it (a counter is
+/// added if that name is taken). Returns the new path.
+pub fn keep_aside(path: &Path) -> io::Result<PathBuf> {
+    let name = path.file_name().map_or_else(
+        || "autosave.txt".into(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let stamp = super::library::local_now()
+        .strftime("%Y%m%d-%H%M%S")
+        .to_string();
+    for counter in 1..100 {
+        let suffix = if counter == 1 {
+            String::new()
+        } else {
+            format!("-{counter}")
+        };
+        let aside = path.with_file_name(format!("{name}.damaged-{stamp}{suffix}"));
+        if aside.exists() {
+            continue;
+        }
+        std::fs::rename(path, &aside)?;
+        return Ok(aside);
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        "too many damaged autosaves kept already",
+    ))
 }
 
 /// Deletes the autosave at `path`; a missing file is not an error.
@@ -523,6 +555,8 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
         line,
         message,
     };
+    // A byte-order mark (an editor may add one) is not part of the header.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     match lines.next() {
         Some((_, HEADER)) => {}
@@ -559,7 +593,7 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
         .ok_or_else(|| invalid(Some(line), format!("bad variant: unknown game '{value}'")))?;
     let (line, value) = required("start")?;
     let start = variant
-        .position_from_fen(value)
+        .position_from_outside(value)
         .map_err(|e| invalid(Some(line), format!("bad fen: {e}")))?;
     let (line, value) = required("players")?;
     let parts: Vec<&str> = value.split_whitespace().collect();
@@ -732,6 +766,31 @@ mod tests {
         let loaded = load(&path).unwrap_or_else(|e| panic!("{e}\n{}", to_text(original)));
         assert_same(&loaded, original);
         loaded
+    }
+
+    /// Issue 18 item 16: an autosave with a byte-order mark reads.
+    #[test]
+    fn a_byte_order_mark_is_accepted() {
+        let text = format!("\u{feff}{}", good_text());
+        assert!(from_text(&text, "autosave.txt").is_ok());
+    }
+
+    /// Issue 18 item 1: a damaged autosave is moved aside, never left for the next game.
+    #[test]
+    fn a_damaged_autosave_is_kept_aside() {
+        let folder = temp_folder("aside");
+        let path = folder.join("autosave.txt");
+        std::fs::write(&path, "damaged").unwrap();
+        let aside = keep_aside(&path).unwrap();
+        assert!(!path.exists());
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), "damaged");
+        let name = aside.file_name().unwrap().to_string_lossy().into_owned();
+        assert!(name.starts_with("autosave.txt.damaged-"), "{name}");
+        std::fs::write(&path, "damaged again").unwrap();
+        let second = keep_aside(&path).unwrap();
+        assert_ne!(second, aside);
+        assert_eq!(std::fs::read_to_string(&aside).unwrap(), "damaged");
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]

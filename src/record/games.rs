@@ -20,7 +20,7 @@ pub struct Part {
 /// Reads a record file's bytes and its format: from the extension, else the content.
 pub(super) fn file_bytes(path: &std::path::Path) -> Result<(Vec<u8>, String, Format), ImportError> {
     let name = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|error| file_error(&name, error.to_string()))?;
+    let bytes = read_record_bytes(path).map_err(|reason| file_error(&name, reason))?;
     let format = match Format::from_extension(&name) {
         Some(format) => {
             log::debug!(target: "record", "{name}: {} bytes, {format:?} by its extension", bytes.len());
@@ -33,6 +33,42 @@ pub(super) fn file_bytes(path: &std::path::Path) -> Result<(Vec<u8>, String, For
         }
     };
     Ok((bytes, name, format))
+}
+
+/// The most a record file may hold: far above any real record (a 100,000-game PGN is
+/// about 30 MiB), small enough that `/dev/zero` or a wrong file cannot fill memory.
+pub const MAX_RECORD_BYTES: u64 = 64 << 20;
+
+/// Reads a record file's bytes: only a regular file (a FIFO, a device or a folder is
+/// refused before anything is read, so none can block or flood qipan), and at most
+/// [`MAX_RECORD_BYTES`]. The error is one English phrase.
+pub fn read_record_bytes(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let metadata = std::fs::metadata(path).map_err(|error| error.to_string())?;
+    if metadata.is_dir() {
+        return Err("is a folder, not a record file".to_string());
+    }
+    if !metadata.is_file() {
+        return Err("is not a regular file (a pipe or a device?)".to_string());
+    }
+    let too_big = || {
+        format!(
+            "is larger than {} MiB; no record is that big",
+            MAX_RECORD_BYTES >> 20
+        )
+    };
+    if metadata.len() > MAX_RECORD_BYTES {
+        return Err(too_big());
+    }
+    let file = std::fs::File::open(path).map_err(|error| error.to_string())?;
+    let mut bytes = Vec::with_capacity(metadata.len() as usize);
+    file.take(MAX_RECORD_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|error| error.to_string())?;
+    if bytes.len() as u64 > MAX_RECORD_BYTES {
+        return Err(too_big());
+    }
+    Ok(bytes)
 }
 
 /// Reads every game of a record file: the format from the extension, else from the
@@ -53,15 +89,29 @@ pub fn read_all_bytes(
     file: &str,
     format: Format,
 ) -> Vec<Result<GameRecord, ImportError>> {
+    games_of(bytes, file, format).collect()
+}
+
+/// The games of a record, read one at a time as the iterator is advanced (as
+/// [`read_all_bytes`] reads them): a caller that writes each game before asking for the
+/// next holds one game at a time, however many the file has.
+pub fn games_of<'a>(
+    bytes: &'a [u8],
+    file: &'a str,
+    format: Format,
+) -> Box<dyn Iterator<Item = Result<GameRecord, ImportError>> + 'a> {
     let parts = split(bytes, format);
     if parts.len() <= 1 {
-        return vec![super::read_bytes(bytes, file, format)];
+        return Box::new(std::iter::once_with(move || {
+            super::read_bytes(bytes, file, format)
+        }));
     }
-    parts
-        .iter()
-        .enumerate()
-        .map(|(index, part)| read_part(part, index + 1, file, format))
-        .collect()
+    Box::new(
+        parts
+            .into_iter()
+            .enumerate()
+            .map(move |(index, part)| read_part(&part, index + 1, file, format)),
+    )
 }
 
 /// One game picked from a file: how many games the file holds, and the game asked for
@@ -317,9 +367,15 @@ pub fn split_kif(content: &str) -> Vec<Part> {
             moves_seen = true;
         }
     }
+    // `starts` is in line order: one pass, each start looked at once (a `contains` per
+    // line made files of thousands of games quadratic).
+    let mut next_start = starts.iter().copied().peekable();
     split_lines(
         content,
-        |index, _| starts.contains(&index),
+        |index, _| {
+            while next_start.next_if(|&start| start < index).is_some() {}
+            next_start.next_if_eq(&index).is_some()
+        },
         |line| line.trim().is_empty(),
     )
 }
@@ -349,6 +405,29 @@ mod tests {
         let parts = split_csa(text);
         assert_eq!(first_lines(&parts), vec![1, 6]);
         assert!(parts[1].text.starts_with("V2.2\nPI"));
+    }
+
+    /// A KIF file of `count` games, each a header, a moves header and two moves.
+    fn many_kif_games(count: usize) -> String {
+        let mut text = String::new();
+        for number in 0..count {
+            text.push_str(&format!(
+                "# game {number}\n先手：A{number}\n手数----指手--\n   1 ７六歩(77)\n   2 ３四歩(33)\nまで2手で中断\n"
+            ));
+        }
+        text
+    }
+
+    /// Issue 18 item 13: every game of a KIF file of thousands is found, each starting
+    /// on its own line (the time is measured by `benches/records.rs`, not asserted).
+    #[test]
+    fn eight_thousand_kif_games_split_into_eight_thousand_parts() {
+        let parts = split_kif(&many_kif_games(8000));
+        assert_eq!(parts.len(), 8000);
+        let lines: Vec<usize> = parts.iter().map(|part| part.first_line).collect();
+        assert_eq!(lines[..3], [1, 7, 13]);
+        assert_eq!(lines[7999], 7999 * 6 + 1);
+        assert!(parts[7999].text.contains("先手：A7999"));
     }
 
     #[test]

@@ -180,6 +180,13 @@ pub(crate) fn file_rank_of(square: u8) -> (u8, u8) {
     (9 - square % 9, 9u8.saturating_sub(square / 9))
 }
 
+/// The value of a full-width digit (`０`–`９`).
+fn full_width_digit(character: char) -> Option<u32> {
+    ('０'..='９')
+        .contains(&character)
+        .then(|| character as u32 - '０' as u32)
+}
+
 /// Builds an import error.
 pub(crate) fn import_error(
     file: &str,
@@ -210,6 +217,8 @@ pub(crate) struct Preamble {
     pub comments: Vec<String>,
     handicap: Option<(usize, String)>,
     board_rows: Vec<(usize, String)>,
+    /// `手数＝N` near a board diagram: N moves were played before it (SFEN move N + 1).
+    moves_before: Option<u32>,
     hands: [Option<(usize, String)>; 2],
     second_to_move: bool,
 }
@@ -240,11 +249,16 @@ impl Preamble {
         }
         // The frame and file numbers of a board diagram, and the `手数＝31  △２四同歩  まで`
         // line some programs put above one.
-        if trimmed.starts_with("+--")
-            || trimmed.starts_with('９')
-            || trimmed.starts_with('9')
-            || trimmed.starts_with("手数＝")
-        {
+        if let Some(rest) = trimmed.strip_prefix("手数＝") {
+            let digits: String = rest
+                .chars()
+                .map_while(|c| c.to_digit(10).or_else(|| full_width_digit(c)))
+                .filter_map(|d| char::from_digit(d, 10))
+                .collect();
+            self.moves_before = digits.parse().ok();
+            return true;
+        }
+        if trimmed.starts_with("+--") || trimmed.starts_with('９') || trimmed.starts_with('9') {
             return true;
         }
         match trimmed {
@@ -345,7 +359,8 @@ impl Preamble {
             hand.push('-');
         }
         let side = if self.second_to_move { 'w' } else { 'b' };
-        let sfen = format!("{placement} {side} {hand} 1");
+        let number = self.moves_before.map_or(1, |moves| moves.saturating_add(1));
+        let sfen = format!("{placement} {side} {hand} {number}");
         ShogiPosition::from_sfen(&sfen).map_err(|error| {
             import_error(
                 file,
@@ -617,7 +632,13 @@ pub(crate) fn handicap_of(position: &ShogiPosition) -> Option<Handicap> {
 /// Writes the start position as KIF/KI2 preamble lines: `手合割：…` for a standard start,
 /// a BOD diagram with both hands otherwise.
 pub(crate) fn write_start(out: &mut String, position: &ShogiPosition) {
-    if let Some(handicap) = handicap_of(position) {
+    // The SFEN move number (`… 301`) is kept as `手数＝300` under a diagram.
+    let sfen = position.sfen();
+    let number: u32 = sfen
+        .rsplit_once(' ')
+        .and_then(|(_, number)| number.parse().ok())
+        .unwrap_or(1);
+    if let Some(handicap) = handicap_of(position).filter(|_| number <= 1) {
         out.push_str(&format!("手合割：{}\n", handicap.japanese()));
         return;
     }
@@ -664,6 +685,9 @@ pub(crate) fn write_start(out: &mut String, position: &ShogiPosition) {
     }
     out.push_str("+---------------------------+\n");
     out.push_str(&format!("先手の持駒：{}\n", hand_line(Side::First)));
+    if number > 1 {
+        out.push_str(&format!("手数＝{}\n", number - 1));
+    }
     if position.side_to_move() == Side::Second {
         out.push_str("後手番\n");
     }

@@ -58,6 +58,56 @@ pub fn history_file_name(time: DateTime, variant_id: &str, extension: &str) -> S
     )
 }
 
+/// Writes `text` to a new file in `folder` (created if missing) named for a game that
+/// ended at `time` ([`history_file_name`]); never overwrites: when that name is taken (two
+/// games ended within the same second) a counter is added (`…_janggi-2.pgn`), and the
+/// file is made with `create_new`, so two writers can never take the same name.
+/// Returns the path written.
+pub fn create_history_file(
+    folder: &Path,
+    time: DateTime,
+    variant_id: &str,
+    extension: &str,
+    text: &str,
+) -> std::io::Result<PathBuf> {
+    use std::io::Write;
+    std::fs::create_dir_all(folder)?;
+    let base = history_file_name(time, variant_id, extension);
+    let stem = base.strip_suffix(&format!(".{extension}")).unwrap_or(&base);
+    for counter in 1..=HISTORY_NAME_ATTEMPTS {
+        let name = match counter {
+            1 => base.clone(),
+            _ => format!("{stem}-{counter}.{extension}"),
+        };
+        let path = folder.join(name);
+        let mut file = match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&path)
+        {
+            Ok(file) => file,
+            Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+            Err(error) => return Err(error),
+        };
+        let written = file
+            .write_all(text.as_bytes())
+            .and_then(|()| file.sync_all());
+        if let Err(error) = written {
+            drop(file);
+            let _ = std::fs::remove_file(&path);
+            return Err(error);
+        }
+        return Ok(path);
+    }
+    Err(std::io::Error::new(
+        std::io::ErrorKind::AlreadyExists,
+        format!("{base}: {HISTORY_NAME_ATTEMPTS} files of that name already"),
+    ))
+}
+
+/// How many names [`create_history_file`] tries for one second of one rule set.
+const HISTORY_NAME_ATTEMPTS: u32 = 10_000;
+
 /// The PGN date of `date`: `2026.11.30`.
 pub fn pgn_date(date: Date) -> String {
     date.strftime("%Y.%m.%d").to_string()
@@ -140,6 +190,36 @@ mod tests {
         assert_eq!(split_game_number("a#b.pgn"), ("a#b.pgn", 1));
         assert_eq!(split_game_number("big.pgn #0"), ("big.pgn #0", 1));
         assert_eq!(split_game_number("#4"), ("#4", 1));
+    }
+
+    /// Issue 18 item 2: games ending within the same second never overwrite each other.
+    #[test]
+    fn history_files_of_the_same_second_never_overwrite_each_other() {
+        let folder = std::env::temp_dir().join(format!("qipan-history-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        let time = jiff::civil::date(2026, 11, 30).at(10, 52, 1, 0);
+        let paths: Vec<PathBuf> = (0..4)
+            .map(|n| {
+                create_history_file(&folder, time, "janggi", "pgn", &format!("game {n}")).unwrap()
+            })
+            .collect();
+        let names: Vec<String> = paths
+            .iter()
+            .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "2026-11-30_10-52-01_janggi.pgn",
+                "2026-11-30_10-52-01_janggi-2.pgn",
+                "2026-11-30_10-52-01_janggi-3.pgn",
+                "2026-11-30_10-52-01_janggi-4.pgn",
+            ]
+        );
+        for (n, path) in paths.iter().enumerate() {
+            assert_eq!(std::fs::read_to_string(path).unwrap(), format!("game {n}"));
+        }
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 
     #[test]

@@ -37,6 +37,7 @@ use crate::i18n::{Key, Language};
 use crate::rules::game::Game;
 use crate::rules::Outcome;
 use crate::tree::{GameTree, NodeId};
+use crate::untrusted;
 use std::fmt;
 use std::time::Duration;
 
@@ -139,6 +140,23 @@ impl GameRecord {
         times::get(&self.move_times, ply)
     }
 
+    /// Escapes the control characters of the headers and comments ([`untrusted`]), so
+    /// no text of a file can reach a terminal raw; comments keep their newlines.
+    pub fn clean_text(&mut self) {
+        for (name, value) in &mut self.headers {
+            untrusted::clean_in_place(name);
+            untrusted::clean_in_place(value);
+        }
+        for (_, comment) in &mut self.comments {
+            untrusted::clean_lines_in_place(comment);
+        }
+        for id in self.tree.preorder() {
+            for comment in &mut self.tree.annotation_mut(id).comments {
+                untrusted::clean_lines_in_place(comment);
+            }
+        }
+    }
+
     /// The value of the first header called `name` (exact, case-sensitive match).
     pub fn header(&self, name: &str) -> Option<&str> {
         self.headers
@@ -203,17 +221,18 @@ impl ImportError {
         if let Some(number) = self.move_number {
             places.push(language.format(Key::ImportMove, &[&number.to_string()]));
         }
-        let mut text = self.file.clone();
+        // The file's name and text are quoted escaped and cut: they come from outside.
+        let mut text = untrusted::escape(&self.file);
         if !places.is_empty() {
             text.push_str(": ");
             text.push_str(&places.join(", "));
         }
         if !self.text.is_empty() {
             text.push_str(": ");
-            text.push_str(&self.text);
+            text.push_str(&untrusted::quote(&self.text, untrusted::QUOTE_CHARS));
         }
         text.push_str(": ");
-        text.push_str(&self.reason);
+        text.push_str(&untrusted::quote(&self.reason, 4 * untrusted::QUOTE_CHARS));
         text
     }
 }
@@ -357,6 +376,17 @@ fn file_error(file: &str, reason: impl Into<String>) -> ImportError {
     ImportError::new(file, None, "", reason)
 }
 
+/// The reason given for a file with no game in it (empty, or only blank space).
+pub const NO_GAME: &str = "no game in file";
+
+/// True when `bytes` hold nothing but blank space, byte-order marks, NULs and the
+/// end-of-file marks old programs add (`0x1A`, `0xFF`): no game, whatever the format.
+fn holds_nothing(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    text.chars()
+        .all(|c| c.is_whitespace() || matches!(c, '\u{feff}' | '\0' | '\u{1a}' | '\u{fffd}'))
+}
+
 /// Reads a record file: the format from the extension, else from the content.
 pub fn read_file(path: &std::path::Path) -> Result<GameRecord, ImportError> {
     let (bytes, name, format) = games::file_bytes(path)?;
@@ -365,9 +395,25 @@ pub fn read_file(path: &std::path::Path) -> Result<GameRecord, ImportError> {
 
 /// Reads a record in a known format; its [`GameRecord::tree`] holds everything read.
 pub fn read_bytes(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord, ImportError> {
-    let mut record = read_format(bytes, file, format)?;
-    record.tree = record.full_tree();
-    Ok(record)
+    if holds_nothing(bytes) {
+        // Every format says so alike, instead of an empty game read from nothing.
+        return Err(file_error(file, NO_GAME));
+    }
+    // Whatever the reader kept of the file's text is made safe for the terminal here,
+    // once for every format, before the tree is built from it.
+    match read_format(bytes, file, format) {
+        Ok(mut record) => {
+            record.clean_text();
+            record.tree = record.full_tree();
+            Ok(record)
+        }
+        Err(mut error) => {
+            if let Some(partial) = &mut error.partial {
+                partial.clean_text();
+            }
+            Err(error)
+        }
+    }
 }
 
 fn read_format(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord, ImportError> {

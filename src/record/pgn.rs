@@ -478,7 +478,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     };
     let start = match &fen {
         Some(fen) if !fen.is_empty() => variant
-            .position_from_fen(fen)
+            .position_from_outside(fen)
             .map_err(|error| fail(tag_line("FEN"), fen, format!("bad FEN: {error}")))?,
         _ => variant.start(),
     };

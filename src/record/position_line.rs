@@ -161,7 +161,7 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
     for candidate in candidates {
         let start = match &fen {
             None => candidate.start(),
-            Some(fen) => match candidate.position_from_fen(fen) {
+            Some(fen) => match candidate.position_from_outside(fen) {
                 Ok(start) => start,
                 Err(problem) => {
                     if best.is_none() {

@@ -101,6 +101,15 @@ impl Variant {
             Variant::Janggi(rules) => AnyPosition::Janggi(JanggiPosition::from_fen(fen, rules)?),
         })
     }
+
+    /// Reads a position from outside (a record, an engine protocol, the command line)
+    /// and refuses one no game can reach: the side not to move in check, too many pieces
+    /// of a kind, a xiangqi soldier behind its start line ([`AnyPosition::check_reachable`]).
+    pub fn position_from_outside(self, fen: &str) -> Result<AnyPosition, FenError> {
+        let position = self.position_from_fen(fen)?;
+        position.check_reachable()?;
+        Ok(position)
+    }
 }
 
 /// A position of any game.
@@ -153,9 +162,30 @@ impl AnyPosition {
         dispatch!(self, p => p.is_capture(mv))
     }
 
+    /// Refuses a position no game can reach (see [`Variant::position_from_outside`]);
+    /// shogi's SFEN reader already refuses its impossible positions.
+    pub fn check_reachable(&self) -> Result<(), FenError> {
+        match self {
+            AnyPosition::Xiangqi(position) => position.check_reachable(),
+            AnyPosition::Janggi(position) => position.check_reachable(),
+            AnyPosition::Shogi(_) => Ok(()),
+        }
+    }
+
     /// Perft split by root move.
     pub fn divide(&self, depth: u32) -> Vec<(String, u64)> {
         dispatch!(self, p => super::perft::divide(p, depth))
+    }
+
+    /// Perft split by root move, each handed to `each` as it is counted, stopped as soon
+    /// as `should_stop` says so (then `false`): `go perft` on a worker that `stop` ends.
+    pub fn divide_stoppable(
+        &self,
+        depth: u32,
+        should_stop: &dyn Fn() -> bool,
+        each: &mut dyn FnMut(String, u64),
+    ) -> bool {
+        dispatch!(self, p => super::perft::divide_stoppable(p, depth, should_stop, each))
     }
 }
 

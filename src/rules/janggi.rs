@@ -596,6 +596,21 @@ impl JanggiPosition {
         Ok(position)
     }
 
+    /// Refuses a position no game can reach, as a FEN from outside may describe: more
+    /// pieces of a kind than a set has, or the side not to move in check (generals facing
+    /// each other are bikjang in janggi, not check, and stay allowed).
+    pub fn check_reachable(&self) -> Result<(), FenError> {
+        super::xiangqi::check_piece_counts(&self.board, ["Cho", "Han"])?;
+        let waiting = self.side.opponent();
+        if self.is_king_attacked(waiting) {
+            let name = if waiting == Side::First { "Cho" } else { "Han" };
+            return Err(FenError::new(format!(
+                "the side not to move ({name}) is in check"
+            )));
+        }
+        Ok(())
+    }
+
     fn compute_hash(&self) -> u64 {
         let mut hash = 0;
         for (square, &code) in self.board.iter().enumerate() {

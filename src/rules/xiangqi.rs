@@ -265,6 +265,44 @@ pub(crate) fn split_fen_9x10(fen: &str) -> Result<(&str, Side, u32, u32), FenErr
     Ok((placement, side, halfmove, fullmove))
 }
 
+/// How many pieces of each kind (by kind number) one side has in a full set: one king,
+/// two advisors, elephants, horses, chariots and cannons, five soldiers (xiangqi and
+/// janggi alike).
+const SET_LIMITS: [usize; 8] = [0, 1, 2, 2, 2, 2, 2, 5];
+
+/// The kinds' names in errors, by kind number.
+const KIND_PLURALS: [&str; 8] = [
+    "",
+    "kings",
+    "advisors",
+    "elephants",
+    "horses",
+    "chariots",
+    "cannons",
+    "soldiers",
+];
+
+/// Refuses a board with more pieces of a kind for a side than a set has; `names` are
+/// the sides' names, first player first.
+pub(crate) fn check_piece_counts(board: &[u8; 90], names: [&str; 2]) -> Result<(), FenError> {
+    let mut counts = [[0usize; 8]; 2];
+    for &code in board.iter().filter(|&&code| code != 0) {
+        let kind = usize::from(kind_of(code)).min(7);
+        counts[owner(code).index()][kind] += 1;
+    }
+    for (side, name) in names.iter().enumerate() {
+        for kind in 1..8 {
+            if counts[side][kind] > SET_LIMITS[kind] {
+                return Err(FenError::new(format!(
+                    "{name} has {} {} (a set has {})",
+                    counts[side][kind], KIND_PLURALS[kind], SET_LIMITS[kind]
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
 impl XiangqiPosition {
     /// Reads a Fairy-Stockfish / UCCI FEN (`w`/`r` = Red, `b` = Black; B/E and N/H both read).
     pub fn from_fen(fen: &str) -> Result<XiangqiPosition, FenError> {
@@ -301,6 +339,45 @@ impl XiangqiPosition {
             }
         }
         Ok(Self::from_parts(board, side, halfmove, fullmove))
+    }
+
+    /// Refuses a position no game can reach, as a FEN from outside may describe: more
+    /// pieces of a kind than a set has, a soldier behind its start line, or the side not
+    /// to move in check (flying general included), where `go` would answer by taking a
+    /// king. [`XiangqiPosition::from_fen`] checks the board's shape only, so test
+    /// corpora of composed positions still read.
+    pub fn check_reachable(&self) -> Result<(), FenError> {
+        let board = &self.board;
+        check_piece_counts(board, ["Red", "Black"])?;
+        for (square, &code) in board.iter().enumerate() {
+            if code == 0 || kind_of(code) != kind::SOLDIER {
+                continue;
+            }
+            // A soldier never moves back: it is never behind the rank it starts on.
+            let rank = rank_of(square as u8);
+            let (behind, name) = match owner(code) {
+                Side::First => (rank < 3, "Red"),
+                Side::Second => (rank > 6, "Black"),
+            };
+            if behind {
+                return Err(FenError::new(format!(
+                    "the {name} soldier on {} is behind its start line",
+                    square_name(square as u8)
+                )));
+            }
+        }
+        let waiting = self.side.opponent();
+        if self.is_king_attacked(waiting) {
+            let name = if waiting == Side::First {
+                "Red"
+            } else {
+                "Black"
+            };
+            return Err(FenError::new(format!(
+                "the side not to move ({name}) is in check"
+            )));
+        }
+        Ok(())
     }
 
     /// Builds a position from a board already checked to hold one king per side in its palace.

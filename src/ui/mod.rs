@@ -171,6 +171,22 @@ pub fn render_buffer(app: &App, area: Rect, buffer: &mut Buffer) {
     if app.settings.glyphs == GlyphSet::Latin {
         make_ascii(buffer, area);
     }
+    blank_control_characters(buffer, area);
+}
+
+/// The last guard before the terminal: a cell whose symbol holds a control character
+/// (text from a file or an engine that escaped cleaning) is drawn as `?`, so no escape
+/// sequence can ever reach the terminal through a frame.
+fn blank_control_characters(buffer: &mut Buffer, area: Rect) {
+    let area = area.intersection(buffer.area);
+    for y in area.top()..area.bottom() {
+        for x in area.left()..area.right() {
+            let cell = &mut buffer[(x, y)];
+            if cell.symbol().chars().any(crate::untrusted::is_control) {
+                cell.set_symbol("?");
+            }
+        }
+    }
 }
 
 /// What is under a mouse click at a screen cell.
@@ -1370,6 +1386,10 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 {
                     gungjanggi::judge_offer_text(language, glyphs, side)
                 }
+                Question::Overwrite => language.format(
+                    Key::ConfirmOverwrite,
+                    &[app.save_to_replace.as_deref().unwrap_or("")],
+                ),
                 Question::DrawOffer(side) => language.format(
                     Key::DrawOffer,
                     &[
