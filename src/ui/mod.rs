@@ -1328,7 +1328,10 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
             let scores = match outcome {
                 Outcome::Win { scores, .. } | Outcome::Draw { scores, .. } => scores,
             };
-            if let Some(scores) = scores {
+            // Gungjanggi's 기물승 and 후수승 already name both material totals in the
+            // result line: no second line that would call them points.
+            let totals_said = gungjanggi::outcome_totals(language, &outcome).is_some();
+            if let Some(scores) = scores.filter(|_| !totals_said) {
                 let text = scores.to_string();
                 let mut parts = text.split(' ');
                 let first = parts.next().unwrap_or("").to_string();
