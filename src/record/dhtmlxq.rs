@@ -93,32 +93,13 @@ pub fn read(content: &str, file: &str) -> Result<GameRecord, ImportError> {
                     .is_none_or(|letter| letter.is_ascii_uppercase()),
                 _ => true,
             };
-            let placement: Vec<String> = board
-                .iter()
-                .map(|row| {
-                    let mut rank = String::new();
-                    let mut empty = 0;
-                    for cell in row {
-                        match cell {
-                            Some(letter) => {
-                                if empty > 0 {
-                                    rank.push_str(&empty.to_string());
-                                    empty = 0;
-                                }
-                                rank.push(*letter);
-                            }
-                            None => empty += 1,
-                        }
-                    }
-                    if empty > 0 {
-                        rank.push_str(&empty.to_string());
-                    }
-                    rank
-                })
-                .collect();
+            // The FEN writer of XQF takes ranks from Red's side: turn the rows round.
+            let mut from_red = board;
+            from_red.reverse();
+            let placement = super::xqf::placement_of(&from_red);
             let fen = format!(
                 "{} {} - - 0 1",
-                placement.join("/"),
+                placement,
                 if red_first { 'w' } else { 'b' }
             );
             Variant::Xiangqi

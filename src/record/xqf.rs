@@ -380,7 +380,7 @@ fn piece_places(stored: &[u8], version: u8, keys: Option<&Keys>) -> [Option<u8>;
 }
 
 /// The board, `[rank from Red's side][file from the left]`, with FEN letters.
-type Board = [[Option<char>; 9]; 10];
+pub(super) type Board = [[Option<char>; 9]; 10];
 
 /// Puts the pieces on a board; two pieces on one point is an error.
 fn board_of(places: &[Option<u8>; 32]) -> Result<Board, String> {
@@ -405,7 +405,7 @@ fn board_of(places: &[Option<u8>; 32]) -> Result<Board, String> {
 }
 
 /// The FEN placement of a board, Black's back rank first.
-fn placement_of(board: &Board) -> String {
+pub(super) fn placement_of(board: &Board) -> String {
     let mut ranks = Vec::new();
     for rank in board.iter().rev() {
         let mut text = String::new();
