@@ -117,3 +117,16 @@ fn a_ki2_file_of_several_games_is_split() {
     assert_eq!(first, second);
     assert!(!first.is_empty());
 }
+
+/// Many `.gib` writers call Han's soldier 졸 as well: the file reads the same.
+#[test]
+fn gib_files_that_call_both_soldiers_jol_read_the_same() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/records/janggi_utf8.gib");
+    let text = std::fs::read_to_string(path).unwrap();
+    assert!(text.contains('병'));
+    let plain = record::read_bytes(text.as_bytes(), "plain.gib", Format::Gib).unwrap();
+    let both_jol = text.replace('병', "졸");
+    let read = record::read_bytes(both_jol.as_bytes(), "jol.gib", Format::Gib)
+        .unwrap_or_else(|error| panic!("{error}"));
+    assert_eq!(engine_moves(&read), engine_moves(&plain));
+}
