@@ -923,12 +923,18 @@ fn start_value(app: &App, options: &StartOptions, field: StartField, room: usize
         StartField::Handicap => options.handicap().japanese().to_string(),
         _ => value,
     };
-    if shorter.width() <= room {
-        return shorter;
+    cut_to_width(&shorter, room)
+}
+
+/// The text as it fits `room` columns: whole, or cut with `…` at the end, so a cut never
+/// passes for the whole text.
+fn cut_to_width(text: &str, room: usize) -> String {
+    if text.width() <= room {
+        return text.to_string();
     }
     let mut cut = String::new();
     let mut used = 0;
-    for character in shorter.chars() {
+    for character in text.chars() {
         let width = unicode_width::UnicodeWidthChar::width(character).unwrap_or(0);
         if used + width + 1 > room {
             break;
@@ -1123,7 +1129,8 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         ),
         None => (app.text(Key::StartHints), theme.dim),
     };
-    Paragraph::new(text)
+    // A long message (a config problem with its file, line and key) is cut with `…`.
+    Paragraph::new(cut_to_width(text, usize::from(area.width)))
         .alignment(Alignment::Center)
         .style(style)
         .render(hints, buffer);

@@ -390,3 +390,19 @@ fn the_hangul_piece_set_draws_janggi_in_hangul_two_columns_each() {
     assert_eq!(Language::Korean.text(Key::GlyphsCjk), "한자");
     assert_eq!(Language::Korean.text(Key::GlyphsHangul), "한글");
 }
+
+/// Issue 12 item 17: a config problem too long for the start screen's last line ends in
+/// `…`, so the player sees that there is more (`qipan config check` says it all).
+#[test]
+fn a_long_message_on_the_start_screen_is_cut_with_an_ellipsis() {
+    let mut app = App::new(settings(Language::English, GlyphSet::Cjk));
+    let detail = "config.toml: line 7, column 9: key \"cpu.level\": expected a whole number from 1 to 10, found \"ten\" (and more words than any terminal line holds)";
+    app.show_error(Key::StatusOpenFailed, detail);
+    let text = screen(&app, 80, 24);
+    let last = text
+        .lines()
+        .rev()
+        .find(|line| line.contains("config.toml"))
+        .unwrap();
+    assert!(last.contains('…'), "{last}");
+}
