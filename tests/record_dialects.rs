@@ -130,3 +130,23 @@ fn gib_files_that_call_both_soldiers_jol_read_the_same() {
         .unwrap_or_else(|error| panic!("{error}"));
     assert_eq!(engine_moves(&read), engine_moves(&plain));
 }
+
+/// Issue 12 item 17: a bad SFEN is refused with shogi's own reason (not "expected 10
+/// ranks", which is what the first game tried, xiangqi, would say).
+#[test]
+fn a_bad_sfen_says_what_is_wrong_with_it() {
+    for (sfen, wanted) in [
+        // Ten pawns for Sente: nine on the board and one in hand.
+        (
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1",
+            "pawn",
+        ),
+        // Gote, not to move, is in check from Sente's rook.
+        ("4k4/9/9/9/9/9/9/9/4RK3 b - 1", "check"),
+    ] {
+        let error = record::read_bytes(sfen.as_bytes(), "bad.sfen", Format::Fen).unwrap_err();
+        let text = error.to_string();
+        assert!(!text.contains("10"), "{sfen}: {text}");
+        assert!(text.to_lowercase().contains(wanted), "{sfen}: {text}");
+    }
+}

@@ -151,6 +151,23 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
             Variant::Xiangqi,
             Variant::Shogi,
         ],
+        // Nine ranks is shogi's board: try it first, so that a bad SFEN is refused with
+        // shogi's reason rather than "expected 10 ranks".
+        None if fen.as_deref().is_some_and(|fen| {
+            fen.split_whitespace()
+                .next()
+                .unwrap_or("")
+                .matches('/')
+                .count()
+                == 8
+        }) =>
+        {
+            vec![
+                Variant::Shogi,
+                Variant::Xiangqi,
+                Variant::Janggi(JanggiRules::KJA),
+            ]
+        }
         None => vec![
             Variant::Xiangqi,
             Variant::Janggi(JanggiRules::KJA),
