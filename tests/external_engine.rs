@@ -423,3 +423,25 @@ fn multipv_lines_of_an_external_engine_are_read_and_bounds_are_not_lines() {
     assert_eq!(position.best, Some(lines[0].principal_variation[0]));
     engine.quit();
 }
+
+/// Issue 18 item 16: a folder given as the engine command is named as such, not as
+/// "Permission denied".
+#[test]
+fn a_folder_as_the_engine_command_is_named() {
+    let folder = std::env::temp_dir();
+    let spec = EngineSpec {
+        name: "folder".to_string(),
+        command: folder.display().to_string(),
+        args: Vec::new(),
+        protocol: EngineProtocol::Uci,
+        options: Vec::new(),
+    };
+    let error = ExternalEngine::start(&spec).unwrap_err();
+    assert!(
+        matches!(error, EngineError::NotAProgram { .. }),
+        "{error:?}"
+    );
+    let text = error.to_string();
+    assert!(!text.contains("Permission denied"), "{text}");
+    assert!(text.contains(&folder.display().to_string()), "{text}");
+}
