@@ -231,11 +231,29 @@ pub fn merge(
         };
         match toml_edit::Document::parse(file.text) {
             Ok(document) => reader.read(document.as_table(), &mut config),
-            Err(error) => {
-                reader.warnings.push((
-                    0,
-                    invalid_toml(file.name, file.text, &error, Fallback::EveryDefault),
-                ));
+            Err(_) => {
+                // Keep what parses: each section that fails on its own is blanked out
+                // (line for line, so every other problem keeps its place) and reported.
+                let (kept, broken) = sections_that_parse(file.name, file.text);
+                for problem in broken {
+                    reader.warnings.push((0, problem));
+                }
+                match toml_edit::Document::parse(kept.as_str()) {
+                    Ok(document) => {
+                        let mut section_reader = Reader {
+                            file: file.name,
+                            text: &kept,
+                            warnings: std::mem::take(&mut reader.warnings),
+                            user_themes,
+                        };
+                        section_reader.read(document.as_table(), &mut config);
+                        reader.warnings = section_reader.warnings;
+                    }
+                    Err(error) => reader.warnings.push((
+                        0,
+                        invalid_toml(file.name, file.text, &error, Fallback::EveryDefault),
+                    )),
+                }
             }
         }
         reader.warnings.sort_by_key(|(offset, _)| *offset);
@@ -264,6 +282,42 @@ pub fn merge(
         config.theme = theme.clone();
     }
     Ok(Loaded { config, warnings })
+}
+
+/// The file with every section (the lines before the first `[header]`, then each
+/// `[table]` or `[[array]]` with its lines) that does not parse on its own replaced by
+/// blank lines, and a problem for each such section at its error's place.
+fn sections_that_parse(file: &str, text: &str) -> (String, Vec<Problem>) {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut starts: Vec<usize> = vec![0];
+    for (index, line) in lines.iter().enumerate().skip(1) {
+        if line.trim_start().starts_with('[') {
+            starts.push(index);
+        }
+    }
+    starts.push(lines.len());
+    let mut kept = String::with_capacity(text.len());
+    let mut problems = Vec::new();
+    for window in starts.windows(2) {
+        let section: String = lines[window[0]..window[1]].concat();
+        match toml_edit::Document::parse(section.as_str()) {
+            Ok(_) => kept.push_str(&section),
+            Err(error) => {
+                let mut problem = invalid_toml(file, &section, &error, Fallback::SectionSkipped);
+                if let Some((line, column)) = problem.at.line_column {
+                    let first = u32::try_from(window[0]).unwrap_or(u32::MAX);
+                    problem.at.line_column = Some((line.saturating_add(first), column));
+                }
+                problems.push(problem);
+                for line in &lines[window[0]..window[1]] {
+                    if line.ends_with('\n') {
+                        kept.push('\n');
+                    }
+                }
+            }
+        }
+    }
+    (kept, problems)
 }
 
 /// The problem for a file that does not parse as TOML: the parser's first line, at

@@ -282,6 +282,8 @@ keys! {
     FallbackEveryDefault,
     /// What replaces an unusable theme: wood.
     FallbackWood,
+    /// A config section that does not parse is skipped; the rest is read.
+    FallbackSectionSkipped,
     /// What a bad key holds: a table.
     FoundTable,
     /// What a bad key holds: nothing.
@@ -992,6 +994,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ProblemUnknownRoleField, "{}: key \"{}\": expected fg, bg or modifiers"),
     (Key::FallbackEveryDefault, "using every default"),
     (Key::FallbackWood, "using wood"),
+    (Key::FallbackSectionSkipped, "that section keeps its defaults, the rest of the file is read"),
     (Key::FoundTable, "a table"),
     (Key::FoundNothing, "nothing"),
     (Key::ExpectedOneOf, "one of {}"),
@@ -1369,6 +1372,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ProblemUnknownRoleField, "{}: 키 \"{}\": 역할에는 fg, bg, modifiers만 쓸 수 있습니다"),
     (Key::FallbackEveryDefault, "모든 설정을 기본값으로 씁니다"),
     (Key::FallbackWood, "wood 테마를 씁니다"),
+    (Key::FallbackSectionSkipped, "그 부분만 기본값으로 두고 나머지는 읽습니다"),
     (Key::FoundTable, "테이블"),
     (Key::FoundNothing, "빈 값"),
     (Key::ExpectedOneOf, "{} 중 하나가"),

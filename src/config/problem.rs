@@ -166,6 +166,8 @@ pub enum Fallback {
     EveryDefault,
     /// The `wood` theme (a theme file).
     WoodTheme,
+    /// The lines of the broken section are skipped; the rest of the file is read.
+    SectionSkipped,
 }
 
 impl Fallback {
@@ -173,6 +175,7 @@ impl Fallback {
         match self {
             Fallback::EveryDefault => language.text(Key::FallbackEveryDefault),
             Fallback::WoodTheme => language.text(Key::FallbackWood),
+            Fallback::SectionSkipped => language.text(Key::FallbackSectionSkipped),
         }
     }
 }

@@ -143,7 +143,7 @@ fn unknown_keys_are_warned_not_fatal() {
 }
 
 #[test]
-fn invalid_syntax_is_one_line_and_every_default() {
+fn invalid_syntax_in_the_top_section_is_one_line_and_its_defaults() {
     let loaded = from_text("theme = \"dark\"\nbell = tru e\n");
     let warnings = english(&loaded);
     assert_eq!(warnings.len(), 1);
@@ -397,4 +397,31 @@ fn chinese_and_japanese_by_code_or_locale_name() {
         merge(Some(file), &bad, &[]).unwrap_err(),
         "不明な言語 'fr': en、ko、zh、ja のいずれかを指定してください"
     );
+}
+
+/// Issue 18 item 15: one syntax error (an out-of-range number, a duplicate key, a
+/// broken line) costs only its own section; every other section is still read, and the
+/// problem names the line of the file.
+#[test]
+fn a_syntax_error_costs_only_its_section() {
+    let text = "theme = \"dark\"\nbell = true\n\n[cpu]\nlevel = 99999999999999999999\n\n\
+                [clock]\njanggi = \"10m 3x30s\"\n\n[keys]\nundo = \"z\"\nundo = \"x\"\n";
+    let loaded = from_text(text);
+    let warnings = english(&loaded);
+    assert_eq!(warnings.len(), 2, "{warnings:?}");
+    assert!(
+        warnings[0].starts_with("config.toml: line 5, column "),
+        "{warnings:?}"
+    );
+    assert!(
+        warnings[1].starts_with("config.toml: line 12, column "),
+        "{warnings:?}"
+    );
+    assert!(warnings
+        .iter()
+        .all(|w| w.contains("that section keeps its defaults")));
+    // The sections around the broken ones were read.
+    assert_eq!(loaded.config.theme, "dark");
+    assert!(loaded.config.bell);
+    assert_ne!(loaded.config.clock, Config::default().clock);
 }

@@ -43,6 +43,7 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::ProblemUnknownRoleField, "{}: 键 \"{}\": 角色只能有 fg、bg 或 modifiers"),
     (Key::FallbackEveryDefault, "全部使用默认值"),
     (Key::FallbackWood, "使用 wood 主题"),
+    (Key::FallbackSectionSkipped, "该部分使用默认值，文件其余部分照常读取"),
     (Key::FoundTable, "表"),
     (Key::FoundNothing, "空"),
     (Key::ExpectedOneOf, "{} 之一"),

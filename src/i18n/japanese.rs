@@ -43,6 +43,7 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::ProblemUnknownRoleField, "{}: キー \"{}\": 役割に書けるのは fg、bg、modifiers だけです"),
     (Key::FallbackEveryDefault, "すべて既定値を使います"),
     (Key::FallbackWood, "wood テーマを使います"),
+    (Key::FallbackSectionSkipped, "その部分は既定値のまま、残りは読み込みます"),
     (Key::FoundTable, "テーブル"),
     (Key::FoundNothing, "空"),
     (Key::ExpectedOneOf, "{} のいずれか"),
