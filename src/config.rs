@@ -598,9 +598,17 @@ impl Reader<'_> {
             match item.as_array_of_tables() {
                 Some(tables) => {
                     for table in tables.iter() {
-                        if let Some(engine) = self.read_engine(table) {
-                            config.engines.push(engine);
+                        let Some(engine) = self.read_engine(table) else {
+                            continue;
+                        };
+                        if config.engines.iter().any(|known| known.name == engine.name) {
+                            let at = self.position(table.span());
+                            let offset = table.span().map_or(0, |span| span.start);
+                            let kind = ProblemKind::DuplicateEngine { name: engine.name };
+                            self.warnings.push((offset, Problem { at, kind }));
+                            continue;
                         }
+                        config.engines.push(engine);
                     }
                 }
                 // `engines = []` says "none" plainly enough.
@@ -729,7 +737,33 @@ impl Reader<'_> {
             };
             let parsed: Option<Vec<(KeyCode, bool)>> = texts.iter().map(|t| parse_key(t)).collect();
             match parsed {
-                Some(keys) => config.keys.push((action, keys)),
+                Some(keys) => {
+                    let offset = item.span().map_or(0, |span| span.start);
+                    let at = self.position(item.span());
+                    if keys.is_empty() {
+                        let kind = ProblemKind::ActionWithoutKey {
+                            action: name.to_string(),
+                        };
+                        self.warnings.push((offset, Problem { at, kind }));
+                    } else if action != Action::Quit && table.get("quit").is_none() {
+                        // A key the default table gives to quit, taken by another action.
+                        let quit_key = keys.iter().zip(&texts).find(|((code, control), _)| {
+                            crate::action::KEYMAP.iter().any(|binding| {
+                                binding.action == Action::Quit
+                                    && binding.code == *code
+                                    && binding.control == *control
+                            })
+                        });
+                        if let Some((_, text)) = quit_key {
+                            let kind = ProblemKind::QuitKeyTaken {
+                                action: name.to_string(),
+                                key: text.to_string(),
+                            };
+                            self.warnings.push((offset, Problem { at, kind }));
+                        }
+                    }
+                    config.keys.push((action, keys));
+                }
                 None => self.problem(item, &key, Expected::KeyNames),
             }
         }
@@ -754,11 +788,19 @@ impl Reader<'_> {
             return None;
         };
         let name = self.string(name_item, "engines.name")?;
+        if name.trim().is_empty() {
+            missing(self, "name");
+            return None;
+        }
         let Some(command_item) = table.get("command") else {
             missing(self, "command");
             return None;
         };
         let command = self.string(command_item, "engines.command")?;
+        if command.trim().is_empty() {
+            missing(self, "command");
+            return None;
+        }
         let mut args = Vec::new();
         if let Some(item) = table.get("args") {
             let list: Option<Vec<String>> = item.as_array().and_then(|array| {

@@ -276,6 +276,12 @@ keys! {
     ProblemUnreadable,
     /// Theme problem: where the name came from, a theme name that is nowhere.
     ProblemUnknownTheme,
+    /// A config problem: two engines with one name.
+    ProblemDuplicateEngine,
+    /// A config problem: an action left with no key.
+    ProblemActionWithoutKey,
+    /// A config problem: an action given the key that quits.
+    ProblemQuitKeyTaken,
     /// Theme problem: place, a field a role does not have.
     ProblemUnknownRoleField,
     /// What replaces an unusable config: every default.
@@ -991,6 +997,9 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ProblemEngineNeeds, "{}: [[engines]] needs \"{}\"; engine ignored"),
     (Key::ProblemUnreadable, "{}: cannot read: {}; {}"),
     (Key::ProblemUnknownTheme, "{}: unknown theme \"{}\"; using wood"),
+    (Key::ProblemDuplicateEngine, "{}: a second engine named \"{}\"; the later one is ignored"),
+    (Key::ProblemActionWithoutKey, "{}: \"{}\" is left with no key"),
+    (Key::ProblemQuitKeyTaken, "{}: \"{}\" takes \"{}\", the key that quits; quit keeps only Ctrl-C"),
     (Key::ProblemUnknownRoleField, "{}: key \"{}\": expected fg, bg or modifiers"),
     (Key::FallbackEveryDefault, "using every default"),
     (Key::FallbackWood, "using wood"),
@@ -1369,6 +1378,9 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ProblemEngineNeeds, "{}: [[engines]]에 \"{}\" 항목이 없어 이 엔진은 무시합니다"),
     (Key::ProblemUnreadable, "{}: 읽을 수 없습니다: {} ({})"),
     (Key::ProblemUnknownTheme, "{}: 알 수 없는 테마 \"{}\" (wood 테마를 씁니다)"),
+    (Key::ProblemDuplicateEngine, "{}: 엔진 이름 \"{}\"이 두 번 나옵니다 (뒤의 것은 무시합니다)"),
+    (Key::ProblemActionWithoutKey, "{}: \"{}\"에 키가 하나도 없습니다"),
+    (Key::ProblemQuitKeyTaken, "{}: \"{}\"이 종료 키 \"{}\"를 가져갑니다 (종료는 Ctrl-C만 남습니다)"),
     (Key::ProblemUnknownRoleField, "{}: 키 \"{}\": 역할에는 fg, bg, modifiers만 쓸 수 있습니다"),
     (Key::FallbackEveryDefault, "모든 설정을 기본값으로 씁니다"),
     (Key::FallbackWood, "wood 테마를 씁니다"),

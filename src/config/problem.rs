@@ -226,6 +226,23 @@ pub enum ProblemKind {
         /// The dotted key (`grid.fgg`).
         key: String,
     },
+    /// Two `[[engines]]` tables have one name; the later one is ignored.
+    DuplicateEngine {
+        /// The name both use.
+        name: String,
+    },
+    /// `[keys]` leaves an action with no key at all (`undo = []`).
+    ActionWithoutKey {
+        /// The action's config name.
+        action: String,
+    },
+    /// `[keys]` gives an action the key that quits, so quit keeps only Ctrl-C.
+    QuitKeyTaken {
+        /// The action's config name.
+        action: String,
+        /// The key, as the config writes it.
+        key: String,
+    },
 }
 
 /// One problem in a config or theme file: where, and what.
@@ -285,6 +302,15 @@ impl Problem {
             }
             ProblemKind::UnknownRoleField { key } => {
                 language.format(Key::ProblemUnknownRoleField, &[&at, key])
+            }
+            ProblemKind::DuplicateEngine { name } => {
+                language.format(Key::ProblemDuplicateEngine, &[&at, name])
+            }
+            ProblemKind::ActionWithoutKey { action } => {
+                language.format(Key::ProblemActionWithoutKey, &[&at, action])
+            }
+            ProblemKind::QuitKeyTaken { action, key } => {
+                language.format(Key::ProblemQuitKeyTaken, &[&at, action, key])
             }
         };
         // Keys, values and file names come from the user's files: escaped, cut.

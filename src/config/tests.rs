@@ -425,3 +425,28 @@ fn a_syntax_error_costs_only_its_section() {
     assert!(loaded.config.bell);
     assert_ne!(loaded.config.clock, Config::default().clock);
 }
+
+/// Issue 18 item 15: key bindings that leave an action without a key or take quit's key,
+/// and engines with an empty name or command or a name used twice, are reported.
+#[test]
+fn unbound_actions_quit_keys_and_bad_engines_are_reported() {
+    let text = "[keys]\nundo = []\nflip = \"q\"\n\n\
+                [[engines]]\nname = \"fsf\"\ncommand = \"fairy-stockfish\"\n\n\
+                [[engines]]\nname = \"fsf\"\ncommand = \"other\"\n\n\
+                [[engines]]\nname = \"\"\ncommand = \"x\"\n\n\
+                [[engines]]\nname = \"blank\"\ncommand = \"  \"\n";
+    let loaded = from_text(text);
+    let warnings = english(&loaded);
+    let said = |words: &str| warnings.iter().any(|w| w.contains(words));
+    assert!(said("\"undo\" is left with no key"), "{warnings:?}");
+    assert!(
+        said("\"flip\" takes \"q\", the key that quits"),
+        "{warnings:?}"
+    );
+    assert!(said("a second engine named \"fsf\""), "{warnings:?}");
+    assert!(said("[[engines]] needs \"name\""), "{warnings:?}");
+    assert!(said("[[engines]] needs \"command\""), "{warnings:?}");
+    assert_eq!(warnings.len(), 5, "{warnings:?}");
+    assert_eq!(loaded.config.engines.len(), 1);
+    assert_eq!(loaded.config.engines[0].command, "fairy-stockfish");
+}
