@@ -8,8 +8,8 @@ pub use crate::engine::report::SearchReport;
 use crate::engine::Score;
 use crate::i18n::{Key, Language};
 use crate::rules::any::AnyPosition;
-use crate::rules::notation::{format_move_after, Notation};
-use crate::rules::{Move, MoveList, Position};
+use crate::rules::notation::Notation;
+use crate::rules::Move;
 use unicode_width::UnicodeWidthChar;
 
 /// A score in pawns with its sign (`+0.35`, `-1.20`), or a mate distance (`M5`, `-M3`).
@@ -39,28 +39,9 @@ pub fn speed_text(per_second: u64) -> String {
 }
 
 /// The moves of a line written in `notation`, each in the position it is played from;
-/// stops at the first move that is not legal there (a stale or corrupt line).
-pub fn line_in_notation(
-    start: &AnyPosition,
-    previous: Option<Move>,
-    line: &[Move],
-    notation: Notation,
-) -> Vec<String> {
-    let mut position = start.clone();
-    let mut previous = previous;
-    let mut written = Vec::new();
-    for &mv in line {
-        let mut legal = MoveList::new();
-        position.legal_moves(&mut legal);
-        if !legal.contains(mv) {
-            break;
-        }
-        written.push(format_move_after(&position, mv, notation, previous));
-        position.play_unchecked(mv);
-        previous = Some(mv);
-    }
-    written
-}
+/// stops at the first move that is not legal there (a stale or corrupt line). The same
+/// writer as the analysis report's.
+pub use crate::analysis::line_text as line_in_notation;
 
 /// Cuts `text` to at most `width` terminal columns, ending with `…` when cut.
 pub fn truncate_to_width(text: &str, width: usize) -> String {
@@ -113,6 +94,7 @@ mod tests {
     use super::*;
     use crate::rules::any::Variant;
     use crate::rules::notation::default_notation;
+    use crate::rules::Position;
 
     #[test]
     fn scores_read_as_pawns_or_mates() {

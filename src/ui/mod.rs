@@ -929,21 +929,7 @@ fn start_value(app: &App, options: &StartOptions, field: StartField, room: usize
 /// The text as it fits `room` columns: whole, or cut with `…` at the end, so a cut never
 /// passes for the whole text.
 fn cut_to_width(text: &str, room: usize) -> String {
-    if text.width() <= room {
-        return text.to_string();
-    }
-    let mut cut = String::new();
-    let mut used = 0;
-    for character in text.chars() {
-        let width = unicode_width::UnicodeWidthChar::width(character).unwrap_or(0);
-        if used + width + 1 > room {
-            break;
-        }
-        cut.push(character);
-        used += width;
-    }
-    cut.push('…');
-    cut
+    crate::app::thinking::truncate_to_width(text, room)
 }
 
 fn full_start_value(app: &App, options: &StartOptions, field: StartField) -> String {
