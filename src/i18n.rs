@@ -797,6 +797,8 @@ keys! {
     SaveNameMissing,
     /// Status: the record was written (the path follows).
     StatusSaved,
+    /// Saved under the UTF-8 name because a character has no Shift_JIS form: path, character.
+    StatusSavedAsUtf8,
     /// Save prompt: the name is a folder (full path).
     SaveIsFolder,
     /// Save prompt: the folder of the name does not exist (folder).
@@ -1259,6 +1261,10 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SavePromptHint, "file name (games folder unless a path) · Enter saves · Esc cancels"),
     (Key::SaveNameMissing, "no file name given"),
     (Key::StatusSaved, "Saved to {}"),
+    (
+        Key::StatusSavedAsUtf8,
+        "Saved to {} as UTF-8: '{}' cannot be written in Shift_JIS (.kif)",
+    ),
     (Key::SaveIsFolder, "{} is a folder: type a file name"),
     (Key::SaveFolderMissing, "folder {} does not exist"),
     (Key::StatusSaveFailed, "Not saved: {}"),
@@ -1640,6 +1646,10 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::SavePromptHint, "파일 이름(경로가 없으면 games 폴더) · Enter 저장 · Esc 취소"),
     (Key::SaveNameMissing, "파일 이름이 없습니다"),
     (Key::StatusSaved, "저장했습니다: {}"),
+    (
+        Key::StatusSavedAsUtf8,
+        "UTF-8로 저장했습니다: {} ('{}'은(는) Shift_JIS(.kif)로 쓸 수 없습니다)",
+    ),
     (Key::SaveIsFolder, "{}은(는) 폴더입니다: 파일 이름을 입력하세요"),
     (Key::SaveFolderMissing, "{} 폴더가 없습니다"),
     (Key::StatusSaveFailed, "저장하지 못함: {}"),

@@ -641,8 +641,9 @@ fn analyse_command(
     );
     if let (Some(path), Some(format)) = (out, out_format) {
         let annotated = analysis::annotate(&record, &result, format, &budget_text);
-        let text = qipan::record::write(&annotated, format)?;
-        qipan::record::autosave::write_atomically(path, &text)
+        let bytes =
+            qipan::record::write_for_file(&annotated, path).map_err(|error| error.to_string())?;
+        qipan::record::autosave::write_bytes_atomically(path, &bytes)
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(())
@@ -837,8 +838,14 @@ fn convert(
         }
     }
     let written = match output {
-        Some(path) => record::autosave::write_atomically(path, &text)
-            .map_err(|e| format!("{}: {e}", path.display())),
+        // The bytes the name promises: Shift_JIS for .kif/.ki2, UTF-8 otherwise; a name
+        // Shift_JIS cannot hold is an error that says to use .kifu/.ki2u, never mojibake.
+        Some(path) => record::encode_for_file(&text, path)
+            .map_err(|error| error.to_string())
+            .and_then(|bytes| {
+                record::autosave::write_bytes_atomically(path, &bytes)
+                    .map_err(|e| format!("{}: {e}", path.display()))
+            }),
         None => Ok(()),
     };
     if unreadable > 0 {

@@ -428,7 +428,16 @@ fn full_path(path: &Path) -> String {
 /// under a name of its own. Says the full path written, or why not.
 pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
     let now = library::local_now();
-    if record.header("Date").is_none() {
+    // A game whose start time is unknown (resumed, opened) is dated by the save.
+    if record.game.variant().kind() == GameKind::Shogi {
+        if ["開始日時", "対局日", "Date"]
+            .iter()
+            .all(|key| record.header(key).is_none())
+        {
+            let date = now.date().strftime("%Y/%m/%d").to_string();
+            record.headers.push(("対局日".to_string(), date));
+        }
+    } else if record.header("Date").is_none() {
         record
             .headers
             .push(("Date".to_string(), library::pgn_date(now.date())));
@@ -489,14 +498,34 @@ pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
             return;
         }
     };
-    let written = crate::record::write(&record, format).and_then(|text| {
-        autosave::write_atomically(&path, &text)
+    // The bytes the file's extension promises: a `.kif` typed at the prompt is Shift_JIS,
+    // and when a name in it has no Shift_JIS form the UTF-8 `.kifu` is written instead
+    // (and said), never mojibake.
+    let mut path = path;
+    let mut moved_for = None;
+    let bytes = match crate::record::write_for_file(&record, &path) {
+        Err(crate::record::WriteError::Unencodable { character, .. })
+            if crate::record::encoding::utf8_sibling(&path) != path =>
+        {
+            let sibling = crate::record::encoding::utf8_sibling(&path);
+            if sibling.exists() && !matches!(target, SaveTarget::Replace(_)) {
+                return app.ask_to_replace(&full_path(&sibling));
+            }
+            path = sibling;
+            moved_for = Some(character);
+            crate::record::write_for_file(&record, &path)
+        }
+        other => other,
+    };
+    let written = bytes.map_err(|error| error.to_string()).and_then(|bytes| {
+        autosave::write_bytes_atomically(&path, &bytes)
             .map_err(|error| format!("{}: {error}", path.display()))
     });
     match (written, target) {
-        (Ok(()), SaveTarget::Named(_) | SaveTarget::Replace(_)) => {
-            app.report_saved(&full_path(&path))
-        }
+        (Ok(()), SaveTarget::Named(_) | SaveTarget::Replace(_)) => match moved_for {
+            Some(character) => app.report_saved_as_utf8(&full_path(&path), character),
+            None => app.report_saved(&full_path(&path)),
+        },
         (Ok(()), SaveTarget::History) => {}
         (Err(error), _) => {
             log::error!(target: "files", "save: {error}");

@@ -296,6 +296,9 @@ pub struct Play {
     pub hint: Option<Move>,
     /// The final score of each CPU search of this game, for answering draw offers.
     pub evaluations: Vec<draw::Evaluation>,
+    /// When this game began (local time), for the start-time header of its record;
+    /// `None` for a resumed or opened game, whose start is not known here.
+    pub started: Option<jiff::civil::DateTime>,
 }
 
 impl Play {
@@ -752,6 +755,9 @@ impl App {
     pub fn start_game(&mut self) {
         let game = Game::new(self.options.start_position());
         self.begin(game, self.options.players, None);
+        if let Some(play) = &mut self.play {
+            play.started = Some(crate::record::library::local_now());
+        }
     }
 
     /// Starts playing `game`; its clocks start from `saved` (a resumed game) or afresh.
@@ -790,6 +796,7 @@ impl App {
             hint_search: None,
             hint: None,
             evaluations: Vec::new(),
+            started: None,
         });
         self.screen = Screen::Game;
         self.overlay = None;

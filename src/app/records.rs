@@ -125,14 +125,25 @@ impl App {
                 .get(index)
                 .map_or_else(|| "engine".to_string(), |spec| spec.name.clone()),
         };
-        let (first, second) = match play.game.variant().kind() {
+        // Each game's own header names: PGN's for xiangqi and janggi, KIF's for shogi (the
+        // KIF and CSA writers map them; 下手/上手 when the start is a handicap).
+        let kind = play.game.variant().kind();
+        let handicap = kind == GameKind::Shogi
+            && play.game.start().side_to_move() == crate::rules::Side::Second;
+        let (first, second) = match kind {
             GameKind::Xiangqi => ("Red", "Black"),
             GameKind::Janggi => ("Cho", "Han"),
-            GameKind::Shogi => ("Sente", "Gote"),
+            GameKind::Shogi if handicap => ("下手", "上手"),
+            GameKind::Shogi => ("先手", "後手"),
         };
-        record.headers.push(("Event".into(), "qipan".into()));
+        if kind != GameKind::Shogi {
+            record.headers.push(("Event".into(), "qipan".into()));
+        }
         record.headers.push((first.into(), name(play.players[0])));
         record.headers.push((second.into(), name(play.players[1])));
+        if let Some(started) = play.started {
+            record.headers.extend(start_headers(kind, started));
+        }
         record.result = play.game.outcome();
         record.move_times = play.move_times();
         crate::record::times::tidy(&mut record.move_times, play.game.moves().len());
@@ -310,6 +321,17 @@ impl App {
         let text = self.settings.language.format(Key::StatusSaved, &[path]);
         self.status = Some(Status { text, error: false });
     }
+
+    /// Says the record went to its UTF-8 name (`.kifu`) because `character` has no
+    /// Shift_JIS form, the encoding the `.kif` name asked for.
+    pub fn report_saved_as_utf8(&mut self, path: &str, character: char) {
+        let character = crate::untrusted::escape(&character.to_string());
+        let text = self
+            .settings
+            .language
+            .format(Key::StatusSavedAsUtf8, &[path, &character]);
+        self.status = Some(Status { text, error: false });
+    }
 }
 
 /// The FEN of the shown position: SFEN for shogi, Fairy-Stockfish FEN otherwise.
@@ -331,6 +353,23 @@ fn with_main_line_cut(tree: crate::tree::GameTree, ply: usize) -> crate::tree::G
         tree.delete(first_after);
     }
     tree
+}
+
+/// The start-time headers of a game that began at `started` (local time): KIF's
+/// `開始日時：2026/12/01 09:30:05` for shogi (CSA writes it as `$START_TIME`), PGN's
+/// `[Date "2026.12.01"]` and `[Time "09:30:05"]` otherwise. None of these formats holds a
+/// time-zone offset, so the local time is written as players read it.
+pub fn start_headers(kind: GameKind, started: jiff::civil::DateTime) -> Vec<(String, String)> {
+    match kind {
+        GameKind::Shogi => vec![(
+            "開始日時".to_string(),
+            started.strftime("%Y/%m/%d %H:%M:%S").to_string(),
+        )],
+        _ => vec![
+            ("Date".to_string(), started.strftime("%Y.%m.%d").to_string()),
+            ("Time".to_string(), started.strftime("%H:%M:%S").to_string()),
+        ],
+    }
 }
 
 #[cfg(test)]

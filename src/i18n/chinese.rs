@@ -302,6 +302,10 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::SavePromptHint, "文件名 (不含路径则存入 games 文件夹) · Enter 保存 · Esc 取消"),
     (Key::SaveNameMissing, "没有输入文件名"),
     (Key::StatusSaved, "已保存到 {}"),
+    (
+        Key::StatusSavedAsUtf8,
+        "已按 UTF-8 保存到 {}：“{}”无法用 Shift_JIS（.kif）写出",
+    ),
     (Key::SaveIsFolder, "{} 是文件夹：请输入文件名"),
     (Key::SaveFolderMissing, "文件夹 {} 不存在"),
     (Key::StatusSaveFailed, "未能保存: {}"),

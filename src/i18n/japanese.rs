@@ -302,6 +302,10 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::SavePromptHint, "ファイル名 (パスがなければ games フォルダ) · Enter 保存 · Esc 取消"),
     (Key::SaveNameMissing, "ファイル名がありません"),
     (Key::StatusSaved, "保存しました: {}"),
+    (
+        Key::StatusSavedAsUtf8,
+        "UTF-8 で保存しました: {}（「{}」は Shift_JIS（.kif）で書けません）",
+    ),
     (Key::SaveIsFolder, "{} はフォルダーです：ファイル名を入力してください"),
     (Key::SaveFolderMissing, "フォルダー {} がありません"),
     (Key::StatusSaveFailed, "保存できません: {}"),

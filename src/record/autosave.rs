@@ -189,6 +189,11 @@ pub fn save(path: &Path, saved: &SavedGame) -> io::Result<()> {
 /// file or the new one, never half of one, and writers at once (threads, or several
 /// qipan processes) never mix their texts: the last rename wins whole.
 pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
+    write_bytes_atomically(path, text.as_bytes())
+}
+
+/// [`write_atomically`] for bytes in another encoding (a Shift_JIS `.kif`).
+pub fn write_bytes_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let folder = match path.parent() {
         Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
         _ => PathBuf::from("."),
@@ -200,7 +205,7 @@ pub fn write_atomically(path: &Path, text: &str) -> io::Result<()> {
         .unwrap_or_else(|| "autosave.txt".to_string());
     // The temporary file is removed if anything below fails (dropped unpersisted).
     let mut temporary = temporary_file(&folder, &name)?;
-    temporary.write_all(text.as_bytes())?;
+    temporary.write_all(bytes)?;
     temporary.as_file().sync_all()?;
     temporary.persist(path).map_err(|error| error.error)?;
     sync_folder(&folder)

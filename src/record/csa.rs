@@ -513,8 +513,8 @@ fn read_move(record: &mut GameRecord, statement: &str) -> Result<(), String> {
         .map_err(|why| why.describe().to_string())
 }
 
-/// CSA field names for the KIF header keys qipan knows.
-const CSA_NAMES: [(&str, &str); 9] = [
+/// CSA field names for the KIF and English (PGN-style) header keys qipan knows.
+const CSA_NAMES: [(&str, &str); 15] = [
     ("先手", "N+"),
     ("下手", "N+"),
     ("後手", "N-"),
@@ -522,14 +522,26 @@ const CSA_NAMES: [(&str, &str); 9] = [
     ("棋戦", "$EVENT"),
     ("場所", "$SITE"),
     ("開始日時", "$START_TIME"),
+    ("対局日", "$START_TIME"),
     ("終了日時", "$END_TIME"),
     ("戦型", "$OPENING"),
+    ("Sente", "N+"),
+    ("Gote", "N-"),
+    ("Event", "$EVENT"),
+    ("Site", "$SITE"),
+    ("Date", "$START_TIME"),
 ];
 
-/// Writes a record as CSA V2.2 (UTF-8 text; readers that assume Shift_JIS for V2.2 need
-/// ASCII names, so prefer [`write_v3`] when names are Japanese).
+/// Writes a record as CSA: V2.2 when the text is ASCII, else V3.0 with its
+/// `'CSA encoding=UTF-8` line — V2.2 readers assume Shift_JIS, so UTF-8 names must be
+/// declared.
 pub fn write(record: &GameRecord) -> String {
-    write_version(record, "V2.2")
+    let text = write_version(record, "V2.2");
+    if text.is_ascii() {
+        text
+    } else {
+        write_v3(record)
+    }
 }
 
 /// Writes a record as CSA V3.0 with its `'CSA encoding=UTF-8` declaration.
@@ -556,14 +568,23 @@ fn write_version(record: &GameRecord, version: &str) -> String {
             .iter()
             .find(|(kif, _)| kif == key)
             .map_or(key.as_str(), |(_, csa)| csa);
-        let value = value.replace(['\n', '\r', ','], " ");
+        let mut value = value.replace(['\n', '\r', ','], " ");
+        if key.ends_with("_TIME") {
+            value = super::kif::slash_date(&value);
+        }
         let line = match key {
             "N+" | "N-" => format!("{key}{value}"),
             _ if key.starts_with('$') && !key.contains(':') => format!("{key}:{value}"),
             _ => continue,
         };
-        // One name per side even when both KIF spellings (先手 and 下手) are present.
-        if (key == "N+" || key == "N-") && written.iter().any(|w| w.starts_with(key)) {
+        // One line per field even when the record has it under two names (先手 and 下手,
+        // Event and 棋戦).
+        let field = if key.starts_with('$') {
+            format!("{key}:")
+        } else {
+            key.to_string()
+        };
+        if written.iter().any(|w| w.starts_with(&field)) {
             continue;
         }
         written.push(line.clone());

@@ -693,8 +693,9 @@ pub(crate) fn write_start(out: &mut String, position: &ShogiPosition) {
     }
 }
 
-/// Header keys of other formats written under their KIF names.
-const KIF_NAMES: [(&str, &str); 9] = [
+/// Header keys of other formats written under their KIF names: CSA's, and the English
+/// (PGN-style) keys that pychess-variants and earlier qipan versions wrote.
+const KIF_NAMES: [(&str, &str); 15] = [
     ("N+", "先手"),
     ("N-", "後手"),
     ("$EVENT", "棋戦"),
@@ -704,19 +705,56 @@ const KIF_NAMES: [(&str, &str); 9] = [
     ("$TIME_LIMIT", "持ち時間"),
     ("$OPENING", "戦型"),
     ("$NOTE", "備考"),
+    ("Event", "棋戦"),
+    ("Site", "場所"),
+    ("Date", "開始日時"),
+    ("Sente", "先手"),
+    ("Gote", "後手"),
+    ("Annotator", "記録係"),
 ];
 
-/// Writes the header fields as `key：value` lines (CSA names mapped to KIF names; line
-/// breaks inside a value become spaces so the file stays readable).
+/// The KIF name of a header key (itself when it has none).
+pub(crate) fn kif_key(key: &str) -> &str {
+    KIF_NAMES
+        .iter()
+        .find(|(other, _)| *other == key)
+        .map_or(key, |(_, kif)| kif)
+}
+
+/// A date as KIF and CSA write it: PGN's `2026.12.01` becomes `2026/12/01`; unknown
+/// parts (`??`) and any other text are kept as they are.
+pub(crate) fn slash_date(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let pgn_date = bytes.len() >= 10
+        && bytes[4] == b'.'
+        && bytes[7] == b'.'
+        && value.is_char_boundary(10)
+        && value[..10]
+            .chars()
+            .all(|c| c.is_ascii_digit() || c == '.' || c == '?');
+    if pgn_date {
+        format!("{}{}", value[..10].replace('.', "/"), &value[10..])
+    } else {
+        value.to_string()
+    }
+}
+
+/// Writes the header fields as `key：value` lines (CSA and English names mapped to KIF
+/// names, one line per KIF name; line breaks inside a value become spaces so the file
+/// stays readable).
 pub(crate) fn write_headers(out: &mut String, headers: &[(String, String)]) {
+    let mut written: Vec<String> = Vec::new();
     for (key, value) in headers {
-        let key = KIF_NAMES
-            .iter()
-            .find(|(csa, _)| csa == key)
-            .map_or(key.as_str(), |(_, kif)| kif);
-        let key = key.replace(['\n', '\r', '：'], " ");
-        let value = value.replace(['\n', '\r'], " ");
+        let key = kif_key(key).replace(['\n', '\r', '：'], " ");
+        if written.contains(&key) {
+            continue;
+        }
+        let mut value = value.replace(['\n', '\r'], " ");
+        if key.ends_with("日時") || key == "対局日" {
+            value = slash_date(&value);
+        }
         out.push_str(&format!("{key}：{value}\n"));
+        written.push(key);
     }
 }
 

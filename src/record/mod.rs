@@ -17,6 +17,7 @@
 pub mod autosave;
 pub mod csa;
 pub mod dhtmlxq;
+pub mod encoding;
 pub mod games;
 pub mod gib;
 pub mod ki2;
@@ -425,6 +426,81 @@ fn read_format(bytes: &[u8], file: &str, format: Format) -> Result<GameRecord, I
         Format::Ki2 => ki2::read(bytes, file),
         Format::Csa => csa::read(bytes, file),
         Format::Xqf => xqf::read(bytes, file),
+    }
+}
+
+/// The bytes of a record file at `path`: the format from its extension, and the encoding
+/// the extension promises ([`encoding::FileEncoding::for_path`]: Shift_JIS for `.kif` and
+/// `.ki2`, whose `#KIF` line then says so; UTF-8 otherwise). CSA is V2.2 when its text is
+/// ASCII and V3.0 with its UTF-8 declaration when not (V2.2 readers assume Shift_JIS).
+/// An error names the file and says what is wrong; a character Shift_JIS lacks is
+/// [`WriteError::Unencodable`], so the caller can offer the UTF-8 sibling instead.
+pub fn write_for_file(record: &GameRecord, path: &std::path::Path) -> Result<Vec<u8>, WriteError> {
+    let shown = path.display().to_string();
+    let format = Format::from_extension(&shown).ok_or_else(|| {
+        WriteError::Other(format!(
+            "{shown}: unknown record extension (use .pgn, .fen, .usi, .kif, .kifu, .ki2, .csa)"
+        ))
+    })?;
+    let text = write(record, format).map_err(|why| WriteError::Other(format!("{shown}: {why}")))?;
+    encode_for_file(&text, path)
+}
+
+/// The bytes of a record's text (as [`write`] made it) for a file at `path`: Shift_JIS
+/// for `.kif` and `.ki2` (a `#KIF … encoding=UTF-8` first line then names Shift_JIS),
+/// UTF-8 otherwise.
+pub fn encode_for_file(text: &str, path: &std::path::Path) -> Result<Vec<u8>, WriteError> {
+    use encoding::FileEncoding;
+    let chosen = FileEncoding::for_path(path);
+    let utf8_line = format!(
+        "#KIF version=2.0 encoding={}",
+        FileEncoding::Utf8.kif_name()
+    );
+    let text = match text.strip_prefix(&utf8_line) {
+        Some(rest) => std::borrow::Cow::Owned(format!(
+            "#KIF version=2.0 encoding={}{rest}",
+            chosen.kif_name()
+        )),
+        None => std::borrow::Cow::Borrowed(text),
+    };
+    encoding::encode(&text, chosen).map_err(|unencodable| WriteError::Unencodable {
+        file: path.display().to_string(),
+        character: unencodable.character,
+        line: unencodable.line,
+    })
+}
+
+/// Why a record file could not be made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WriteError {
+    /// The text holds a character the file's encoding (Shift_JIS) has no bytes for.
+    Unencodable {
+        /// The file's name as given.
+        file: String,
+        /// The first character that does not fit.
+        character: char,
+        /// Its line in the record's text, from 1.
+        line: usize,
+    },
+    /// Any other reason, already a whole message naming the file.
+    Other(String),
+}
+
+impl std::fmt::Display for WriteError {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WriteError::Unencodable {
+                file,
+                character,
+                line,
+            } => write!(
+                formatter,
+                "{file}: '{}' (line {line}) cannot be written in Shift_JIS, the encoding .kif \
+                 and .ki2 files use; write .kifu or .ki2u (UTF-8) instead",
+                character.escape_debug()
+            ),
+            WriteError::Other(message) => formatter.write_str(message),
+        }
     }
 }
 
