@@ -263,3 +263,30 @@ fn variants_of_every_game_keep_utf8_for_pgn() {
     let bytes = record::write_for_file(&record, Path::new("g.pgn")).unwrap();
     assert!(String::from_utf8(bytes).is_ok());
 }
+
+#[test]
+fn gib_headers_become_pgn_tags_that_strict_readers_take() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/records/janggi_utf8.gib"
+    );
+    let record = record::read_file(Path::new(path)).unwrap();
+    let pgn = record::write(&record, Format::Pgn).unwrap();
+    for line in [
+        "[Event \"친선대국\"]",
+        "[Date \"2016.12.06\"]",
+        "[Cho \"하여명\"]",
+        "[Han \"전동하\"]",
+    ] {
+        assert!(pgn.lines().any(|l| l == line), "{line} in\n{pgn}");
+    }
+    // Every tag name is ASCII (python-chess's tag pattern), and the file is not taken
+    // for a .gib when its name says nothing.
+    for line in pgn.lines().filter(|l| l.starts_with('[')) {
+        let name = line[1..].split(' ').next().unwrap();
+        assert!(name.is_ascii(), "{line}");
+    }
+    assert_eq!(Format::sniff(pgn.as_bytes()), Some(Format::Pgn));
+    let back = record::read_bytes(pgn.as_bytes(), "g.pgn", Format::Pgn).unwrap();
+    assert_eq!(back.game.moves(), record.game.moves());
+}

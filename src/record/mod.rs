@@ -313,7 +313,15 @@ impl Format {
             "대국결과",
             "초포진",
         ];
-        if gib_keys.iter().any(|key| content.contains(key)) {
+        // As tags (`[초대국자 "…"]` at a line's start), not words in a PGN's comment.
+        let gib_tag = |line: &str| {
+            let line = line.trim_start();
+            gib_keys.iter().any(|key| {
+                line.strip_prefix('[')
+                    .is_some_and(|rest| rest.starts_with(key))
+            })
+        };
+        if content.lines().any(gib_tag) {
             return Some(Format::Gib);
         }
         if ["手合割", "先手：", "後手：", "手数----", "#KIF"]

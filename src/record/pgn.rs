@@ -701,6 +701,51 @@ pub fn default_notation(variant: Variant) -> Notation {
     }
 }
 
+/// The PGN tag of a header another format named: .gib's Korean keys (`초대국자`,
+/// `대국일자` …) and KIF's become `Cho`, `Date` … with PGN's `YYYY.MM.DD` dates, so PGN
+/// readers that take only ASCII tag names (python-chess, pychess-variants) read them.
+fn pgn_tag<'a>(name: &'a str, value: &str) -> (&'a str, String) {
+    const TAGS: [(&str, &str); 15] = [
+        ("대회명", "Event"),
+        ("대국장소", "Site"),
+        ("대국일자", "Date"),
+        ("회전", "Round"),
+        ("초대국자", "Cho"),
+        ("한대국자", "Han"),
+        ("총수", "PlyCount"),
+        ("초차림", "ChoSetup"),
+        ("한차림", "HanSetup"),
+        ("棋戦", "Event"),
+        ("場所", "Site"),
+        ("開始日時", "Date"),
+        ("先手", "Sente"),
+        ("後手", "Gote"),
+        ("$EVENT", "Event"),
+    ];
+    let tag = TAGS
+        .iter()
+        .find(|(other, _)| *other == name)
+        .map_or(name, |(_, tag)| tag);
+    if tag != "Date" {
+        return (tag, value.to_string());
+    }
+    // 2016-12-06, 2016/12/06 10:00:00 → 2016.12.06
+    let date: String = value.chars().take(10).collect();
+    let bytes = date.as_bytes();
+    let dated = bytes.len() == 10
+        && matches!(bytes[4], b'-' | b'/' | b'.')
+        && bytes[7] == bytes[4]
+        && date
+            .chars()
+            .enumerate()
+            .all(|(i, c)| i == 4 || i == 7 || c.is_ascii_digit() || c == '?');
+    if dated {
+        (tag, date.replace(['-', '/'], "."))
+    } else {
+        (tag, value.to_string())
+    }
+}
+
 fn escape(value: &str) -> String {
     value
         .replace('\\', "\\\\")
@@ -846,10 +891,22 @@ pub fn write(record: &GameRecord, notation: Notation) -> String {
     };
     out.push_str(&format!("[Game \"{game_name}\"]\n"));
     out.push_str(&format!("[Variant \"{}\"]\n", variant.id()));
+    let mut written: Vec<&str> = Vec::new();
+    // Header names no PGN tag can carry (only ASCII letters, digits and `_` are safe in
+    // every reader) go into a comment before the first move, so nothing is lost.
+    let mut untagged: Vec<String> = Vec::new();
     for (name, value) in &record.headers {
-        let plain = !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_');
-        if plain && !OWN_TAGS.iter().any(|own| own.eq_ignore_ascii_case(name)) {
-            out.push_str(&format!("[{name} \"{}\"]\n", escape(value)));
+        let (name, value) = pgn_tag(name, value);
+        let plain = !name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !plain && !name.is_empty() && !value.is_empty() {
+            untagged.push(format!("{name}: {value}").replace(['{', '}'], ""));
+        }
+        if plain
+            && !OWN_TAGS.iter().any(|own| own.eq_ignore_ascii_case(name))
+            && !written.contains(&name)
+        {
+            out.push_str(&format!("[{name} \"{}\"]\n", escape(&value)));
+            written.push(name);
         }
     }
     let outcome = record.result.or_else(|| game.outcome());
@@ -880,6 +937,9 @@ pub fn write(record: &GameRecord, notation: Notation) -> String {
 
     let tree = record.full_tree();
     let mut words = movetext_words(&tree, notation);
+    if !untagged.is_empty() {
+        words.insert(0, format!("{{{}}}", untagged.join("; ")));
+    }
     words.push(text::result_token(outcome).to_string());
     let mut line_length = 0;
     for word in words {
