@@ -813,6 +813,14 @@ keys! {
     StatusNoSuchGame,
     /// Status: a record was opened up to a problem (the problem follows).
     StatusOpenedPartly,
+    /// Status: a record is being read (its name); Esc cancels.
+    StatusOpening,
+    /// Status: a record is being read: name, MiB read, MiB in all.
+    StatusOpeningBytes,
+    /// Status: a record is being read: name, games found in it.
+    StatusOpeningGames,
+    /// Status: reading the record was cancelled (its name); nothing changed.
+    StatusOpeningCancelled,
     /// Where in a record file a problem is: the game of several.
     ImportGame,
     /// Where in a record file a problem is: the line.
@@ -1267,6 +1275,10 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusOpenedGameOf, "Game {} of {} opened ({} moves) · add #N to the name for another"),
     (Key::StatusNoSuchGame, "{}: no game {} (the file holds {})"),
     (Key::StatusOpenedPartly, "Record read up to a problem: {}"),
+    (Key::StatusOpening, "Reading {}… (Esc cancels)"),
+    (Key::StatusOpeningBytes, "Reading {}: {} of {} MiB… (Esc cancels)"),
+    (Key::StatusOpeningGames, "Reading {}: {} games found… (Esc cancels)"),
+    (Key::StatusOpeningCancelled, "Opening {} cancelled; nothing changed"),
     (Key::ImportGame, "game {}"),
     (Key::ImportLine, "line {}"),
     (Key::ImportMove, "move {}"),
@@ -1648,6 +1660,10 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusOpenedGameOf, "{}번째 대국을 열었습니다 (전체 {}판, {}수) · 다른 대국은 이름 뒤에 #번호"),
     (Key::StatusNoSuchGame, "{}: {}번째 대국이 없습니다 (전체 {}판)"),
     (Key::StatusOpenedPartly, "기보를 문제가 있는 곳까지 읽었습니다: {}"),
+    (Key::StatusOpening, "{} 읽는 중… (Esc: 취소)"),
+    (Key::StatusOpeningBytes, "{} 읽는 중: {} / {} MiB… (Esc: 취소)"),
+    (Key::StatusOpeningGames, "{} 읽는 중: 대국 {}판을 찾았습니다… (Esc: 취소)"),
+    (Key::StatusOpeningCancelled, "{} 열기를 취소했습니다. 바뀐 것은 없습니다"),
     (Key::ImportGame, "{}번째 대국"),
     (Key::ImportLine, "{}행"),
     (Key::ImportMove, "{}수째"),

@@ -468,19 +468,18 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Mode::Open { file, game }) => {
-            let (chosen, count) = read_chosen_game(&file, game, "opening")?;
-            let (record, problem) = match chosen {
-                Ok(record) => (record, None),
-                Err(mut error) => match error.partial.take() {
-                    Some(partial) => {
-                        note!("qipan: {error}");
-                        (*partial, Some(error.text(app.settings.language)))
-                    }
-                    None => return Err(error.to_string()),
-                },
-            };
-            app.open_record(record, problem.as_deref());
-            app.note_game_of(game.unwrap_or(1), count);
+            // What can be told at once is told before the terminal client starts; the
+            // reading itself happens on a worker there, with progress and Esc to cancel.
+            qipan::record::games::check_record_file(&file)
+                .map_err(|reason| format!("{}: {reason}", file.display()))?;
+            let number = game.unwrap_or(1);
+            if number == 0 {
+                return Err(format!(
+                    "{}: games are numbered from 1; there is no game 0",
+                    file.display()
+                ));
+            }
+            app.start_opening(qipan::record::library::OpenRequest::File { path: file, number });
             qipan::tui::run(app).map_err(|e| e.to_string())
         }
         Some(Mode::Convert {

@@ -341,7 +341,9 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
             }
             Effect::SaveRecord { record, target } => save_record(app, *record, &target),
             Effect::ListRecords => app.set_record_choices(library::record_files()),
-            Effect::OpenRecord(name) => open_record(app, &name),
+            Effect::OpenRecord { id, request, stop } => {
+                workers::spawn_record_reader(id, request, stop, sender.clone());
+            }
             Effect::SaveConfig(changes) => {
                 let result = match app.config_path.clone() {
                     Some(path) => crate::config::save_to_file(&path, &changes),
@@ -367,49 +369,19 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
     }
 }
 
-/// Reads a record named at the open prompt and shows it; a record that breaks off opens
-/// up to the problem, an unreadable one leaves the screen as it was with the reason.
+/// Opens a record named at the open prompt on the calling thread, as the worker of
+/// [`Effect::OpenRecord`] would (for tests and tools without an event loop; the app's
+/// other waiting effects are dropped). A record that breaks off opens up to the problem,
+/// an unreadable one leaves the screen as it was with the reason.
 pub fn open_record(app: &mut App, name: &str) {
-    // A file whose own name ends in `#N` is still that file.
-    let whole = library::open_path(name);
-    let (path, number) = if whole.exists() {
-        (whole, 1)
-    } else {
-        let (name, number) = library::split_game_number(name);
-        (library::open_path(name), number)
-    };
-    let picked = match crate::record::read_nth_file(&path, number) {
-        Ok(picked) => picked,
-        Err(error) => {
-            log::error!(target: "record", "{error}");
-            let text = error.text(app.settings.language);
-            return app.show_error(Key::StatusOpenFailed, &text);
-        }
-    };
-    let Some(game) = picked.game else {
-        let text = app.settings.language.format(
-            Key::StatusNoSuchGame,
-            &[
-                &path.display().to_string(),
-                &number.to_string(),
-                &picked.count.to_string(),
-            ],
-        );
-        app.status = Some(crate::app::Status { text, error: true });
-        return;
-    };
-    match game {
-        Ok(record) => app.open_record(record, None),
-        Err(mut error) => {
-            log::warn!(target: "record", "{error}");
-            let text = error.text(app.settings.language);
-            match error.partial.take() {
-                Some(partial) => app.open_record(*partial, Some(&text)),
-                None => return app.show_error(Key::StatusOpenFailed, &text),
+    app.start_opening(library::OpenRequest::Typed(name.to_string()));
+    for effect in app.take_effects() {
+        if let Effect::OpenRecord { id, request, .. } = effect {
+            if let Some(file) = library::read_for_opening(&request, &mut |_| true) {
+                app.record_read(id, file);
             }
         }
     }
-    app.note_game_of(number, picked.count);
 }
 
 /// A path as the user should read it: absolute, with `.` and `..` resolved where the
