@@ -298,28 +298,12 @@ fn config_command(
     }
 }
 
-/// The start screen, offering to continue the autosaved game when there is one; an
-/// autosave that does not load is reported in the status line, never fatal.
+/// The start screen, offering to continue the autosaved game when there is one (what
+/// can be read of a damaged one: [`qipan::tui::offer_autosave`]), never fatal.
 fn app_offering_autosave(app: App) -> App {
     let mut app = app;
-    if let Some(path) = autosave::default_path().filter(|path| path.exists()) {
-        match autosave::load(&path) {
-            Ok(saved) => app.offer_saved_game(saved),
-            // The damaged file is moved aside first: the new game's autosave would
-            // otherwise write over it. The message says where it went.
-            Err(error) => {
-                let detail = match autosave::keep_aside(&path) {
-                    Ok(aside) => {
-                        let language = app.settings.language;
-                        let kept = language
-                            .format(Key::AutosaveKeptAside, &[&aside.display().to_string()]);
-                        format!("{error} — {kept}")
-                    }
-                    Err(_) => error.to_string(),
-                };
-                app.show_error(Key::StatusAutosaveUnreadable, &detail)
-            }
-        }
+    if let Some(path) = autosave::default_path() {
+        qipan::tui::offer_autosave(&mut app, &path);
     }
     app
 }
