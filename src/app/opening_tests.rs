@@ -331,3 +331,36 @@ fn the_progress_is_said_in_every_language() {
         }
     }
 }
+
+/// The progress is on screen at 80×24, on the start screen and over a game, and in
+/// `--ascii` mode every character of it is ASCII.
+#[test]
+fn the_progress_is_drawn_on_the_status_line() {
+    use ratatui::backend::TestBackend;
+    use ratatui::Terminal;
+    for glyphs in [GlyphSet::Cjk, GlyphSet::Latin] {
+        for mut app in [App::new(Settings::default()), finished_game()] {
+            app.settings.glyphs = glyphs;
+            let (id, _, _) = open_by_prompt(&mut app, "big.kif");
+            app.update(Action::RecordProgress {
+                opening: id,
+                progress: ReadProgress::Bytes {
+                    read: 5 << 20,
+                    total: 20 << 20,
+                },
+            });
+            let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+            terminal
+                .draw(|frame| crate::ui::render(&app, frame))
+                .unwrap();
+            let screen = terminal.backend().to_string();
+            assert!(
+                screen.contains("Reading big.kif: 5.0 of 20.0 MiB"),
+                "{screen}"
+            );
+            if glyphs == GlyphSet::Latin {
+                assert!(screen.is_ascii(), "{screen}");
+            }
+        }
+    }
+}
