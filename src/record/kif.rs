@@ -714,10 +714,45 @@ pub(crate) fn write_headers(out: &mut String, headers: &[(String, String)]) {
             .iter()
             .find(|(csa, _)| csa == key)
             .map_or(key.as_str(), |(_, kif)| kif);
-        let key = key.replace(['\n', '\r', '：'], " ");
+        let Some(key) = header_key(key) else {
+            continue;
+        };
         let value = value.replace(['\n', '\r'], " ");
         out.push_str(&format!("{key}：{value}\n"));
     }
+}
+
+/// A header name as KIF can write it so that it reads back as a header: no line breaks
+/// or colons, ASCII digits as full-width ones (a line with an ASCII digit before its
+/// colon reads as a move; a damaged name may hold one, e.g. an escaped `\x02`). `None`
+/// for a name that would read as something else (empty, a comment, a board line).
+fn header_key(key: &str) -> Option<String> {
+    let key: String = key
+        .chars()
+        .map(|c| match c {
+            '\n' | '\r' | '：' | ':' => ' ',
+            '0'..='9' => char::from_u32(c as u32 - '0' as u32 + '０' as u32).unwrap_or(c),
+            c => c,
+        })
+        .collect();
+    let key = key.trim();
+    let special = [
+        "*",
+        "#",
+        "&",
+        "|",
+        "+",
+        "９",
+        "手数",
+        "変化",
+        "まで",
+        "先手番",
+        "後手番",
+    ];
+    if key.is_empty() || special.iter().any(|start| key.starts_with(start)) {
+        return None;
+    }
+    Some(key.to_string())
 }
 
 /// Writes comments as `*` lines.
