@@ -4,8 +4,11 @@
 
 use crate::engine::report::SearchReport;
 use crate::i18n::Key;
+use crate::record::games::ReadProgress;
+use crate::record::library::OpenedFile;
 use crate::rules::{Move, Side};
 use crossterm::event::KeyCode;
+use std::sync::Arc;
 
 /// A key binding: a key code (with Ctrl when `control` is true) and its action.
 #[derive(Clone, Debug)]
@@ -300,6 +303,46 @@ pub fn help_keys(
     names.join(" ")
 }
 
+/// A value a worker thread hands to the app inside an [`Action`]. Actions compare
+/// (tests match key sequences), but what a worker read is only equal to itself: two
+/// deliveries are equal when they are the same one.
+#[derive(Debug)]
+pub struct Delivery<T>(Arc<T>);
+
+impl<T> Delivery<T> {
+    /// Wraps a value for delivery.
+    pub fn new(value: T) -> Delivery<T> {
+        Delivery(Arc::new(value))
+    }
+
+    /// The value delivered (a copy only when the action was cloned on the way).
+    pub fn take(self) -> T
+    where
+        T: Clone,
+    {
+        Arc::try_unwrap(self.0).unwrap_or_else(|shared| (*shared).clone())
+    }
+
+    /// The value, borrowed.
+    pub fn value(&self) -> &T {
+        &self.0
+    }
+}
+
+impl<T> Clone for Delivery<T> {
+    fn clone(&self) -> Self {
+        Delivery(Arc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Delivery<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Eq for Delivery<T> {}
+
 /// Everything that can happen.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Action {
@@ -423,4 +466,18 @@ pub enum Action {
     PromoteVariation,
     /// In the variation list: delete the highlighted variation (`u` there undoes it).
     DeleteVariation,
+    /// The worker reading the record of this opening reports how far it has come.
+    RecordProgress {
+        /// The opening's id (from the app's `Effect::OpenRecord`).
+        opening: u64,
+        /// Bytes read, or games found.
+        progress: ReadProgress,
+    },
+    /// The worker reading the record of this opening has finished.
+    RecordRead {
+        /// The opening's id (from the app's `Effect::OpenRecord`).
+        opening: u64,
+        /// What was read.
+        file: Delivery<OpenedFile>,
+    },
 }

@@ -94,6 +94,15 @@ impl Language {
         matches!(self, Language::Chinese | Language::Japanese)
     }
 
+    /// Several phrases as one list, joined as this language joins them (`a, b`; `a、b`).
+    pub fn list(self, phrases: &[String]) -> String {
+        let separator = match self {
+            Language::English | Language::Korean => ", ",
+            Language::Chinese | Language::Japanese => "、",
+        };
+        phrases.join(separator)
+    }
+
     /// `qipan config check`'s last line: how many problems, in the singular for one.
     pub fn config_problems(self, count: usize) -> String {
         if count == 1 {
@@ -769,6 +778,25 @@ keys! {
     StatusAutosaveUnreadable,
     /// The damaged autosave was moved aside (new path).
     AutosaveKeptAside,
+    /// Status: the autosave was damaged; the game resumes without what is listed
+    /// (what was dropped, where the damaged file was kept).
+    AutosaveRestoredPartly,
+    /// Dropped from a damaged autosave: who plays each side.
+    DroppedPlayers,
+    /// Dropped from a damaged autosave: the clocks.
+    DroppedClock,
+    /// Dropped from a damaged autosave: the time of each move.
+    DroppedMoveTimes,
+    /// Dropped from a damaged autosave: the moves from this move on.
+    DroppedMovesFrom,
+    /// Dropped from a damaged autosave: variations and comments after the damage.
+    DroppedTree,
+    /// Dropped from a damaged autosave: a setting (its key).
+    DroppedSetting,
+    /// Dropped from a damaged autosave: a line qipan does not know (its key).
+    DroppedUnknownLine,
+    /// Dropped from a damaged autosave: a line given twice (its key).
+    DroppedSecondLine,
     /// A folder qipan writes in is a file (path).
     FolderIsAFile,
     /// Status: the autosave could not be written (the error follows).
@@ -815,6 +843,14 @@ keys! {
     StatusNoSuchGame,
     /// Status: a record was opened up to a problem (the problem follows).
     StatusOpenedPartly,
+    /// Status: a record is being read (its name); Esc cancels.
+    StatusOpening,
+    /// Status: a record is being read: name, MiB read, MiB in all.
+    StatusOpeningBytes,
+    /// Status: a record is being read: name, games found in it.
+    StatusOpeningGames,
+    /// Status: reading the record was cancelled (its name); nothing changed.
+    StatusOpeningCancelled,
     /// Where in a record file a problem is: the game of several.
     ImportGame,
     /// Where in a record file a problem is: the line.
@@ -1247,6 +1283,15 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ContinueSavedGame, "Continue: {}, move {}"),
     (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
     (Key::AutosaveKeptAside, "kept as {}"),
+    (Key::AutosaveRestoredPartly, "The saved game was damaged: continuing without {}; the damaged file is kept as {}"),
+    (Key::DroppedPlayers, "the players (both human now)"),
+    (Key::DroppedClock, "the clocks (untimed now)"),
+    (Key::DroppedMoveTimes, "the move times"),
+    (Key::DroppedMovesFrom, "the moves from move {} on"),
+    (Key::DroppedTree, "the variations and comments after the damage"),
+    (Key::DroppedSetting, "the setting '{}'"),
+    (Key::DroppedUnknownLine, "an unknown line '{}'"),
+    (Key::DroppedSecondLine, "a second '{}' line"),
     (Key::FolderIsAFile, "{} is a file, but qipan needs a folder there"),
     (Key::StatusAutosaveFailed, "Autosave failed: {}"),
     (Key::KeySave, "save the game to a file (PGN, KIF for shogi)"),
@@ -1273,6 +1318,10 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusOpenedGameOf, "Game {} of {} opened ({} moves) · add #N to the name for another"),
     (Key::StatusNoSuchGame, "{}: no game {} (the file holds {})"),
     (Key::StatusOpenedPartly, "Record read up to a problem: {}"),
+    (Key::StatusOpening, "Reading {}… (Esc cancels)"),
+    (Key::StatusOpeningBytes, "Reading {}: {} of {} MiB… (Esc cancels)"),
+    (Key::StatusOpeningGames, "Reading {}: {} games found… (Esc cancels)"),
+    (Key::StatusOpeningCancelled, "Opening {} cancelled; nothing changed"),
     (Key::ImportGame, "game {}"),
     (Key::ImportLine, "line {}"),
     (Key::ImportMove, "move {}"),
@@ -1632,6 +1681,15 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ContinueSavedGame, "이어 두기: {}, {}수"),
     (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
     (Key::AutosaveKeptAside, "{}(으)로 보관했습니다"),
+    (Key::AutosaveRestoredPartly, "저장된 대국 파일이 손상되어 {}을(를) 빼고 이어 갑니다. 손상된 파일은 {}(으)로 보관했습니다"),
+    (Key::DroppedPlayers, "대국자 설정(이제 둘 다 사람)"),
+    (Key::DroppedClock, "시계(이제 시간 제한 없음)"),
+    (Key::DroppedMoveTimes, "수마다 쓴 시간"),
+    (Key::DroppedMovesFrom, "{}수째부터의 수"),
+    (Key::DroppedTree, "손상된 곳 뒤의 변화수와 주석"),
+    (Key::DroppedSetting, "'{}' 설정"),
+    (Key::DroppedUnknownLine, "알 수 없는 줄 '{}'"),
+    (Key::DroppedSecondLine, "두 번 나온 '{}' 줄"),
     (Key::FolderIsAFile, "{}은(는) 파일입니다: 그 자리에 폴더가 있어야 합니다"),
     (Key::StatusAutosaveFailed, "자동 저장 실패: {}"),
     (Key::KeySave, "기보를 파일로 저장(PGN, 쇼기는 KIF)"),
@@ -1658,6 +1716,10 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusOpenedGameOf, "{}번째 대국을 열었습니다 (전체 {}판, {}수) · 다른 대국은 이름 뒤에 #번호"),
     (Key::StatusNoSuchGame, "{}: {}번째 대국이 없습니다 (전체 {}판)"),
     (Key::StatusOpenedPartly, "기보를 문제가 있는 곳까지 읽었습니다: {}"),
+    (Key::StatusOpening, "{} 읽는 중… (Esc: 취소)"),
+    (Key::StatusOpeningBytes, "{} 읽는 중: {} / {} MiB… (Esc: 취소)"),
+    (Key::StatusOpeningGames, "{} 읽는 중: 대국 {}판을 찾았습니다… (Esc: 취소)"),
+    (Key::StatusOpeningCancelled, "{} 열기를 취소했습니다. 바뀐 것은 없습니다"),
     (Key::ImportGame, "{}번째 대국"),
     (Key::ImportLine, "{}행"),
     (Key::ImportMove, "{}수째"),

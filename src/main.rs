@@ -298,28 +298,12 @@ fn config_command(
     }
 }
 
-/// The start screen, offering to continue the autosaved game when there is one; an
-/// autosave that does not load is reported in the status line, never fatal.
+/// The start screen, offering to continue the autosaved game when there is one (what
+/// can be read of a damaged one: [`qipan::tui::offer_autosave`]), never fatal.
 fn app_offering_autosave(app: App) -> App {
     let mut app = app;
-    if let Some(path) = autosave::default_path().filter(|path| path.exists()) {
-        match autosave::load(&path) {
-            Ok(saved) => app.offer_saved_game(saved),
-            // The damaged file is moved aside first: the new game's autosave would
-            // otherwise write over it. The message says where it went.
-            Err(error) => {
-                let detail = match autosave::keep_aside(&path) {
-                    Ok(aside) => {
-                        let language = app.settings.language;
-                        let kept = language
-                            .format(Key::AutosaveKeptAside, &[&aside.display().to_string()]);
-                        format!("{error} — {kept}")
-                    }
-                    Err(_) => error.to_string(),
-                };
-                app.show_error(Key::StatusAutosaveUnreadable, &detail)
-            }
-        }
+    if let Some(path) = autosave::default_path() {
+        qipan::tui::offer_autosave(&mut app, &path);
     }
     app
 }
@@ -468,19 +452,18 @@ fn run(cli: Cli) -> Result<(), String> {
             Ok(())
         }
         Some(Mode::Open { file, game }) => {
-            let (chosen, count) = read_chosen_game(&file, game, "opening")?;
-            let (record, problem) = match chosen {
-                Ok(record) => (record, None),
-                Err(mut error) => match error.partial.take() {
-                    Some(partial) => {
-                        note!("qipan: {error}");
-                        (*partial, Some(error.text(app.settings.language)))
-                    }
-                    None => return Err(error.to_string()),
-                },
-            };
-            app.open_record(record, problem.as_deref());
-            app.note_game_of(game.unwrap_or(1), count);
+            // What can be told at once is told before the terminal client starts; the
+            // reading itself happens on a worker there, with progress and Esc to cancel.
+            qipan::record::games::check_record_file(&file)
+                .map_err(|reason| format!("{}: {reason}", file.display()))?;
+            let number = game.unwrap_or(1);
+            if number == 0 {
+                return Err(format!(
+                    "{}: games are numbered from 1; there is no game 0",
+                    file.display()
+                ));
+            }
+            app.start_opening(qipan::record::library::OpenRequest::File { path: file, number });
             qipan::tui::run(app).map_err(|e| e.to_string())
         }
         Some(Mode::Convert {

@@ -326,14 +326,8 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
             Effect::Autosave(text) => {
                 if let Some(path) = autosave::default_path() {
                     if let Err(error) = autosave::write_atomically(&path, &text) {
-                        let detail = match path.parent().filter(|folder| folder.is_file()) {
-                            // Say what is wrong, not "File exists (os error 17)".
-                            Some(folder) => app
-                                .settings
-                                .language
-                                .format(Key::FolderIsAFile, &[&folder.display().to_string()]),
-                            None => format!("{}: {error}", path.display()),
-                        };
+                        // Say what is wrong, not "File exists (os error 17)".
+                        let detail = autosave::write_problem(&path, &error, app.settings.language);
                         log::error!(target: "files", "autosave: {detail}");
                         app.show_error(Key::StatusAutosaveFailed, &detail);
                     }
@@ -341,7 +335,9 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
             }
             Effect::SaveRecord { record, target } => save_record(app, *record, &target),
             Effect::ListRecords => app.set_record_choices(library::record_files()),
-            Effect::OpenRecord(name) => open_record(app, &name),
+            Effect::OpenRecord { id, request, stop } => {
+                workers::spawn_record_reader(id, request, stop, sender.clone());
+            }
             Effect::SaveConfig(changes) => {
                 let result = match app.config_path.clone() {
                     Some(path) => crate::config::save_to_file(&path, &changes),
@@ -367,49 +363,74 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
     }
 }
 
-/// Reads a record named at the open prompt and shows it; a record that breaks off opens
-/// up to the problem, an unreadable one leaves the screen as it was with the reason.
+/// Opens a record named at the open prompt on the calling thread, as the worker of
+/// [`Effect::OpenRecord`] would (for tests and tools without an event loop; the app's
+/// other waiting effects are dropped). A record that breaks off opens up to the problem,
+/// an unreadable one leaves the screen as it was with the reason.
 pub fn open_record(app: &mut App, name: &str) {
-    // A file whose own name ends in `#N` is still that file.
-    let whole = library::open_path(name);
-    let (path, number) = if whole.exists() {
-        (whole, 1)
-    } else {
-        let (name, number) = library::split_game_number(name);
-        (library::open_path(name), number)
-    };
-    let picked = match crate::record::read_nth_file(&path, number) {
-        Ok(picked) => picked,
-        Err(error) => {
-            log::error!(target: "record", "{error}");
-            let text = error.text(app.settings.language);
-            return app.show_error(Key::StatusOpenFailed, &text);
-        }
-    };
-    let Some(game) = picked.game else {
-        let text = app.settings.language.format(
-            Key::StatusNoSuchGame,
-            &[
-                &path.display().to_string(),
-                &number.to_string(),
-                &picked.count.to_string(),
-            ],
-        );
-        app.status = Some(crate::app::Status { text, error: true });
-        return;
-    };
-    match game {
-        Ok(record) => app.open_record(record, None),
-        Err(mut error) => {
-            log::warn!(target: "record", "{error}");
-            let text = error.text(app.settings.language);
-            match error.partial.take() {
-                Some(partial) => app.open_record(*partial, Some(&text)),
-                None => return app.show_error(Key::StatusOpenFailed, &text),
+    app.start_opening(library::OpenRequest::Typed(name.to_string()));
+    for effect in app.take_effects() {
+        if let Effect::OpenRecord { id, request, .. } = effect {
+            if let Some(file) = library::read_for_opening(&request, &mut |_| true) {
+                app.record_read(id, file);
             }
         }
     }
-    app.note_game_of(number, picked.count);
+}
+
+/// Offers the game autosaved at `path` (if there is one) on the start screen. A damaged
+/// file is moved aside (the next game's autosave would otherwise write over it) and
+/// what can be read of it is offered all the same, the status line saying in one line
+/// what was dropped and where the damaged file went; the sound part is saved as the
+/// autosave at once, so it is offered again if not continued now. A file of which
+/// nothing can be read is moved aside with the reason shown.
+pub fn offer_autosave(app: &mut App, path: &Path) {
+    if !path.exists() {
+        return;
+    }
+    let language = app.settings.language;
+    let recovered = match autosave::load_recovering(path) {
+        Ok(recovered) if recovered.problems.is_empty() => {
+            return app.offer_saved_game(recovered.saved)
+        }
+        Ok(recovered) => recovered,
+        Err(error) => {
+            log::error!(target: "files", "autosave: {error}");
+            let detail = match autosave::keep_aside(path) {
+                Ok(aside) => {
+                    let kept =
+                        language.format(Key::AutosaveKeptAside, &[&aside.display().to_string()]);
+                    format!("{error} — {kept}")
+                }
+                Err(_) => error.to_string(),
+            };
+            return app.show_error(Key::StatusAutosaveUnreadable, &detail);
+        }
+    };
+    for problem in &recovered.problems {
+        log::warn!(target: "files", "autosave: {}", problem.error);
+    }
+    let aside = match autosave::keep_aside(path) {
+        Ok(aside) => aside,
+        // Not moved aside: left as it is, and not offered (its autosave would replace it).
+        Err(error) => {
+            let first = &recovered.problems[0].error;
+            let detail = format!("{first} — {}: {error}", path.display());
+            return app.show_error(Key::StatusAutosaveUnreadable, &detail);
+        }
+    };
+    if let Err(error) = autosave::save(path, &recovered.saved) {
+        log::error!(target: "files", "autosave: {}", autosave::write_problem(path, &error, language));
+    }
+    let text = language.format(
+        Key::AutosaveRestoredPartly,
+        &[
+            &recovered.dropped_text(language),
+            &aside.display().to_string(),
+        ],
+    );
+    app.offer_saved_game(recovered.saved);
+    app.status = Some(crate::app::Status { text, error: true });
 }
 
 /// A path as the user should read it: absolute, with `.` and `..` resolved where the
@@ -490,7 +511,10 @@ pub fn save_record(app: &mut App, mut record: GameRecord, target: &SaveTarget) {
             let written = crate::record::write(&record, format).and_then(|text| {
                 let variant = record.game.variant().id();
                 library::create_history_file(&folder, now, variant, format.extension(), &text)
-                    .map_err(|error| format!("{}: {error}", folder.display()))
+                    .map_err(|error| {
+                        let file = folder.join("game");
+                        autosave::write_problem(&file, &error, app.settings.language)
+                    })
             });
             if let Err(error) = written {
                 app.show_error(Key::StatusSaveFailed, &error);
@@ -575,5 +599,153 @@ mod tests {
             event_action(&app, big, key(KeyCode::Enter)),
             Some(Action::Select)
         );
+    }
+
+    /// A fresh folder for a test's files.
+    fn folder(name: &str) -> PathBuf {
+        let folder = std::env::temp_dir().join(format!("qipan-tui-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        folder
+    }
+
+    /// The text of an autosave of a hotseat xiangqi game of three moves.
+    fn autosave_text() -> String {
+        let mut app = App::with_game(
+            Settings::default(),
+            StartOptions::for_game(GameKind::Xiangqi),
+        );
+        for text in ["h3e3", "h10g8", "h1g3"] {
+            app.update(Action::OpenPrompt);
+            for c in text.chars() {
+                app.update(Action::PromptChar(c));
+            }
+            app.update(Action::Select);
+        }
+        assert_eq!(app.play.as_ref().unwrap().game.moves().len(), 3);
+        autosave::to_text(&app.saved_game().unwrap())
+    }
+
+    fn files_in(folder: &Path) -> Vec<String> {
+        let mut names: Vec<String> = std::fs::read_dir(folder)
+            .unwrap()
+            .map(|entry| entry.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    /// Issue 18 item 1: a damaged autosave is kept aside under a dated name, what can be
+    /// read of it is offered (and saved as the autosave at once), and the status line
+    /// says in one line, in the player's language, what was dropped and where the file went.
+    #[test]
+    fn a_damaged_autosave_is_kept_aside_and_what_can_be_read_is_offered() {
+        use crate::i18n::Language;
+        for language in [
+            Language::English,
+            Language::Korean,
+            Language::Chinese,
+            Language::Japanese,
+        ] {
+            let folder = folder(&format!("damaged-{language:?}"));
+            let path = folder.join("autosave.txt");
+            let good = autosave_text();
+            let damaged = good
+                .replace("moves h3e3 h10g8 h1g3", "moves h3e3 h10g8 h1#3")
+                .replace("\nplayers human human\n", "\nplayers human robot\n");
+            assert_ne!(damaged, good);
+            std::fs::write(&path, &damaged).unwrap();
+            let mut app = App::new(Settings {
+                language,
+                ..Settings::default()
+            });
+            offer_autosave(&mut app, &path);
+            // The sound part is offered: the first two moves.
+            let offered = app.resume.as_ref().expect("the game is offered");
+            assert_eq!(offered.game.moves().len(), 2);
+            // The damaged file is kept beside, untouched, under a dated name.
+            let names = files_in(&folder);
+            assert_eq!(names.len(), 2, "{names:?}");
+            let aside = names
+                .iter()
+                .find(|name| name.starts_with("autosave.txt.damaged-20"))
+                .expect("kept aside");
+            assert_eq!(
+                std::fs::read_to_string(folder.join(aside)).unwrap(),
+                damaged
+            );
+            // The autosave now holds the recovered game, sound.
+            let now = autosave::load(&path).unwrap();
+            assert_eq!(now.game.moves(), offered.game.moves());
+            // One line naming what was dropped and where the damaged file went.
+            let status = app.status.clone().unwrap();
+            assert!(status.error);
+            assert!(!status.text.contains('\n'), "{}", status.text);
+            assert!(status.text.contains(aside.as_str()), "{}", status.text);
+            let dropped_moves = language.format(Key::DroppedMovesFrom, &["3"]);
+            assert!(status.text.contains(&dropped_moves), "{}", status.text);
+            assert!(
+                status.text.contains(language.text(Key::DroppedPlayers)),
+                "{}",
+                status.text
+            );
+            std::fs::remove_dir_all(&folder).unwrap();
+        }
+    }
+
+    /// A file of which nothing can be read (not an autosave) is kept aside with the reason.
+    #[test]
+    fn an_unreadable_autosave_is_kept_aside_with_the_reason() {
+        let folder = folder("unreadable");
+        let path = folder.join("autosave.txt");
+        std::fs::write(&path, "not an autosave\n").unwrap();
+        let mut app = App::new(Settings::default());
+        offer_autosave(&mut app, &path);
+        assert!(app.resume.is_none());
+        let status = app.status.clone().unwrap();
+        assert!(status.text.contains("bad header"), "{}", status.text);
+        assert!(status.text.contains("kept as "), "{}", status.text);
+        assert!(!path.exists());
+        assert_eq!(files_in(&folder).len(), 1);
+        // A sound file is offered and left as it is.
+        std::fs::write(&path, autosave_text()).unwrap();
+        let mut app = App::new(Settings::default());
+        offer_autosave(&mut app, &path);
+        assert!(app.resume.is_some() && app.status.is_none());
+        std::fs::remove_dir_all(&folder).unwrap();
+    }
+
+    /// Issue 18 item 16: an autosave folder that is a file is named as such in the
+    /// player's language, not "File exists (os error 17)" or "Not a directory".
+    #[test]
+    fn an_autosave_folder_that_is_a_file_is_said_plainly() {
+        use crate::i18n::Language;
+        let folder = folder("folder-file");
+        let blocker = folder.join("state");
+        std::fs::write(&blocker, "a file where the folder goes").unwrap();
+        for path in [
+            blocker.join("autosave.txt"),
+            blocker.join("deeper").join("autosave.txt"),
+        ] {
+            let error = autosave::write_atomically(&path, "text").unwrap_err();
+            for language in [
+                Language::English,
+                Language::Korean,
+                Language::Chinese,
+                Language::Japanese,
+            ] {
+                let said = autosave::write_problem(&path, &error, language);
+                let expected =
+                    language.format(Key::FolderIsAFile, &[&blocker.display().to_string()]);
+                assert_eq!(said, expected);
+                assert!(!said.contains("os error"), "{said}");
+            }
+        }
+        // Any other failure keeps the path and the system's reason.
+        let other = std::io::Error::other("disk on fire");
+        let path = folder.join("autosave.txt");
+        let said = autosave::write_problem(&path, &other, Language::English);
+        assert_eq!(said, format!("{}: disk on fire", path.display()));
+        std::fs::remove_dir_all(&folder).unwrap();
     }
 }

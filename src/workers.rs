@@ -6,10 +6,13 @@
 //! reused for every later move of that game (both sides may share one), ended on a
 //! new game and when the pool is dropped (quitting).
 
+use crate::action::Delivery;
 use crate::app::{Action, SearchReport};
 use crate::engine::{self, Limits, SearchInfo};
 use crate::i18n::Language;
 use crate::protocol::client::{EngineError, EngineMove, EngineSpec, ExternalEngine};
+use crate::record::games::ReadProgress;
+use crate::record::library::{self, OpenRequest as RecordRequest};
 use crate::rules::game::Game;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::Sender;
@@ -209,6 +212,51 @@ fn run_external(
         thread::sleep(rest);
     }
     result
+}
+
+/// The least time between two progress reports of a record being read: often enough
+/// to look alive, rarely enough not to flood the event loop.
+const PROGRESS_EVERY: Duration = Duration::from_millis(100);
+
+/// Reads the record `request` names on a new thread: [`Action::RecordProgress`] now and
+/// then (bytes read, then the games found; at most one per [`PROGRESS_EVERY`], the
+/// first at once), then [`Action::RecordRead`]. When `stop` is set the reader stops at
+/// its next check (every 256 KiB, and between reading, splitting and parsing) and
+/// sends nothing more. Returns the thread, for tests that wait for it.
+pub fn spawn_record_reader(
+    id: u64,
+    request: RecordRequest,
+    stop: Arc<AtomicBool>,
+    sender: Sender<Action>,
+) -> thread::JoinHandle<()> {
+    thread::spawn(move || {
+        let mut last_report: Option<Instant> = None;
+        let mut watch = |progress: ReadProgress| {
+            if stop.load(Ordering::Relaxed) {
+                return false;
+            }
+            let due = last_report.is_none_or(|at| at.elapsed() >= PROGRESS_EVERY);
+            // The count of games is worth a report whenever it comes.
+            if due || matches!(progress, ReadProgress::Games(_)) {
+                last_report = Some(Instant::now());
+                let _ = sender.send(Action::RecordProgress {
+                    opening: id,
+                    progress,
+                });
+            }
+            true
+        };
+        let read = library::read_for_opening(&request, &mut watch);
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        if let Some(file) = read {
+            let _ = sender.send(Action::RecordRead {
+                opening: id,
+                file: Delivery::new(file),
+            });
+        }
+    })
 }
 
 #[cfg(test)]

@@ -144,6 +144,24 @@ fn devices_and_folders_are_refused_as_records_and_settings() {
     let folder = scratch("folder-record");
     let output = qipan(&["convert", folder.to_str().unwrap(), "--to", "fen"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("folder"));
+    // `qipan open` says so before the terminal client starts (which would then read on
+    // a worker): a FIFO never blocks it, /dev/zero never fills memory.
+    let fifo = folder.join("pipe.pgn");
+    let _ = std::fs::remove_file(&fifo);
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|status| status.success());
+    let mut refused = vec!["/dev/zero".to_string()];
+    if made {
+        refused.push(fifo.display().to_string());
+    }
+    for name in refused {
+        let output = qipan(&["open", &name]);
+        assert_eq!(output.status.code(), Some(1), "{name}");
+        let error = String::from_utf8_lossy(&output.stderr);
+        assert!(error.contains("not a regular file"), "{name}: {error}");
+    }
     let output = qipan(&["--config", "/dev/zero", "config", "check"]);
     let text = String::from_utf8_lossy(&output.stdout).into_owned()
         + &String::from_utf8_lossy(&output.stderr);

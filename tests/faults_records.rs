@@ -32,7 +32,8 @@ fn a_file_with_no_game_says_so_in_every_format() {
     }
 }
 
-/// A shogi position at move 301 keeps its move number through KIF and KI2.
+/// A shogi position at move 301 keeps its move number through KIF, KI2 and CSA (which
+/// has no field for it: a `'手数＝300` comment, as KIF writes under a diagram).
 #[test]
 fn an_sfen_move_number_survives_kif_and_ki2() {
     let sfen = "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 301\n";
@@ -41,9 +42,12 @@ fn an_sfen_move_number_survives_kif_and_ki2() {
     assert!(record::write(&record, Format::Fen)
         .unwrap()
         .contains(" 301"));
-    for format in [Format::Kif, Format::Ki2] {
+    for format in [Format::Kif, Format::Ki2, Format::Csa] {
         let text = record::write(&record, format).unwrap();
         assert!(text.contains("手数＝300"), "{format:?}:\n{text}");
+        if format == Format::Csa {
+            assert!(text.contains("\n'手数＝300\n"), "{text}");
+        }
         let again = record::read_bytes(text.as_bytes(), "again", format).unwrap();
         assert_eq!(again.game.start().fen(), start, "{format:?}:\n{text}");
         let sfen_again = record::write(&again, Format::Fen).unwrap();

@@ -237,11 +237,12 @@ fn convert_picks_a_game_and_says_how_many_there_are() {
         "{err}"
     );
 
-    // open checks the number before it starts the terminal client.
+    // open checks the number before it starts the terminal client (which then reads
+    // the file on a worker).
     let (success, _, err) = qipan(&["open", file.arg(), "--game", "0"]);
     assert!(!success);
     assert!(
-        err.contains("three.pgn: 3 games; there is no game 0"),
+        err.contains("three.pgn: games are numbered from 1; there is no game 0"),
         "{err}"
     );
 

@@ -621,7 +621,11 @@ fn the_event_loop_writes_saved_and_finished_games() {
         start.update(Action::Down);
     }
     start.update(Action::Select);
-    let Some(Effect::OpenRecord(name)) = start.take_effects().pop() else {
+    let Some(Effect::OpenRecord {
+        request: qipan::record::library::OpenRequest::Typed(name),
+        ..
+    }) = start.take_effects().pop()
+    else {
         panic!("no open effect");
     };
     assert!(name.ends_with("final.pgn"), "{name}");

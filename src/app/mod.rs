@@ -216,8 +216,16 @@ pub enum Effect {
     /// List the record files of the games and history folders for the open prompt
     /// ([`App::set_record_choices`]).
     ListRecords,
-    /// Read this record file and open it ([`App::open_record`] or an error).
-    OpenRecord(String),
+    /// Read this record on a worker thread, reporting [`Action::RecordProgress`] and
+    /// answering [`Action::RecordRead`] (unless `stop` is set first: then nothing).
+    OpenRecord {
+        /// The opening's id, to answer with.
+        id: u64,
+        /// What to read.
+        request: crate::record::library::OpenRequest,
+        /// Set when the player cancels (Esc) or quits: the worker stops at its next check.
+        stop: Arc<AtomicBool>,
+    },
     /// Write these changed settings into the config file, keeping everything else in it.
     SaveConfig(Vec<crate::config::Change>),
     /// Ring the terminal bell (the CPU has moved and `bell = true`).
@@ -423,6 +431,8 @@ pub struct App {
     popup_paused_clock: bool,
     /// CPU against CPU after an undo: the CPUs wait until the player resumes (`P`).
     pub cpus_held: bool,
+    /// The record being read on a worker, if any ([`App::start_opening`]).
+    pub opening: Option<records::Opening>,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -454,6 +464,7 @@ impl App {
             popup_paused: false,
             popup_paused_clock: false,
             cpus_held: false,
+            opening: None,
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -602,6 +613,7 @@ impl App {
     pub fn update(&mut self, action: Action) {
         match action {
             Action::ForceQuit => {
+                self.cancel_opening();
                 self.stop_search();
                 self.autosave();
                 self.quit = true;
@@ -632,6 +644,21 @@ impl App {
             Action::EngineFailed { search, message } => {
                 self.engine_failed(search, &message);
                 return;
+            }
+            Action::RecordProgress { opening, progress } => {
+                self.opening_progress(opening, progress);
+                return;
+            }
+            Action::RecordRead { opening, file } => {
+                self.record_read(opening, file.take());
+                return;
+            }
+            // While a record is read, Esc cancels it and quitting works; nothing else
+            // may change what the record will be opened over.
+            _ if self.opening.is_some() => {
+                if self.update_while_opening(&action) {
+                    return;
+                }
             }
             Action::Hint => {}
             // Any other key or click cancels a hint search.
@@ -1828,6 +1855,8 @@ pub fn native_side_name(game: GameKind, side: Side) -> &'static str {
 mod clock_tests;
 #[cfg(test)]
 mod newplayer_tests;
+#[cfg(test)]
+mod opening_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

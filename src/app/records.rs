@@ -5,9 +5,27 @@
 
 use super::{App, Effect, Overlay, Play, Player, StartOptions, Status};
 use crate::i18n::Key;
+use crate::record::games::ReadProgress;
+use crate::record::library::{OpenRequest, OpenedFile};
 use crate::record::GameRecord;
 use crate::rules::any::{AnyPosition, GameKind};
 use crate::rules::Position;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// A record being read on a worker thread: what the status line shows meanwhile, and
+/// the flag that stops the worker.
+#[derive(Clone, Debug)]
+pub struct Opening {
+    /// The id the worker answers with; an answer with another id is stale.
+    pub id: u64,
+    /// The record's name as the player knows it.
+    pub name: String,
+    /// Set to stop the worker (Esc, quitting).
+    pub stop: Arc<AtomicBool>,
+    /// How far the read has come, once the worker has said.
+    pub progress: Option<ReadProgress>,
+}
 
 /// Where [`Effect::SaveRecord`] writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,6 +80,132 @@ impl App {
                 self.status = Some(Status { text, error: false });
             }
         }
+    }
+
+    /// Starts reading a record on a worker ([`Effect::OpenRecord`]): the status line
+    /// shows the progress, Esc cancels, and [`App::record_read`] opens what was read.
+    /// A read already under way is cancelled first. Returns the opening's id.
+    pub fn start_opening(&mut self, request: OpenRequest) -> u64 {
+        if let Some(earlier) = self.opening.take() {
+            earlier.stop.store(true, Ordering::Relaxed);
+        }
+        let id = self.next_search_id;
+        self.next_search_id += 1;
+        let stop = Arc::new(AtomicBool::new(false));
+        self.opening = Some(Opening {
+            id,
+            name: crate::untrusted::escape(&request.shown_name()),
+            stop: Arc::clone(&stop),
+            progress: None,
+        });
+        self.show_opening_progress();
+        self.effects.push(Effect::OpenRecord { id, request, stop });
+        id
+    }
+
+    /// The status line while a record is read: its name, how far, and that Esc cancels.
+    fn show_opening_progress(&mut self) {
+        let Some(opening) = &self.opening else { return };
+        let language = self.settings.language;
+        let name = opening.name.as_str();
+        let text = match opening.progress {
+            None => language.format(Key::StatusOpening, &[name]),
+            Some(ReadProgress::Bytes { read, total }) => {
+                let mebibytes = |bytes: u64| format!("{:.1}", bytes as f64 / (1u64 << 20) as f64);
+                language.format(
+                    Key::StatusOpeningBytes,
+                    &[name, &mebibytes(read), &mebibytes(total.max(read))],
+                )
+            }
+            Some(ReadProgress::Games(count)) => {
+                language.format(Key::StatusOpeningGames, &[name, &count.to_string()])
+            }
+        };
+        self.status = Some(Status { text, error: false });
+    }
+
+    /// The reading worker's progress report (stale ones, of a cancelled read, are ignored).
+    pub(super) fn opening_progress(&mut self, id: u64, progress: ReadProgress) {
+        match &mut self.opening {
+            Some(opening) if opening.id == id => opening.progress = Some(progress),
+            _ => return,
+        }
+        self.show_opening_progress();
+    }
+
+    /// Keys while a record is read: Esc cancels it, quitting stops it and goes on to
+    /// quit; every other key waits. True when the key was handled here.
+    pub(super) fn update_while_opening(&mut self, action: &super::Action) -> bool {
+        use super::Action;
+        match action {
+            Action::Cancel => {
+                let name = self.opening.as_ref().map(|o| o.name.clone());
+                self.cancel_opening();
+                if let Some(name) = name {
+                    let text = self
+                        .settings
+                        .language
+                        .format(Key::StatusOpeningCancelled, &[&name]);
+                    self.status = Some(Status { text, error: false });
+                }
+                true
+            }
+            Action::Quit | Action::ForceQuit => {
+                self.cancel_opening();
+                false
+            }
+            _ => true,
+        }
+    }
+
+    /// Stops the record being read, if any: its worker stops at its next check and
+    /// whatever it still sends is ignored, so nothing half-read is opened.
+    pub(super) fn cancel_opening(&mut self) {
+        if let Some(opening) = self.opening.take() {
+            opening.stop.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The reading worker has finished: the record it read is opened
+    /// ([`App::open_record`]), or the status line says why not. An answer for a read
+    /// that was cancelled or replaced changes nothing.
+    pub fn record_read(&mut self, id: u64, file: OpenedFile) {
+        if self.opening.as_ref().map(|o| o.id) != Some(id) {
+            return;
+        }
+        self.opening = None;
+        let language = self.settings.language;
+        let picked = match file.picked {
+            Ok(picked) => picked,
+            Err(error) => {
+                log::error!(target: "record", "{error}");
+                return self.show_error(Key::StatusOpenFailed, &error.text(language));
+            }
+        };
+        let Some(game) = picked.game else {
+            let text = language.format(
+                Key::StatusNoSuchGame,
+                &[
+                    &crate::untrusted::escape(&file.path),
+                    &file.number.to_string(),
+                    &picked.count.to_string(),
+                ],
+            );
+            self.status = Some(Status { text, error: true });
+            return;
+        };
+        match game {
+            Ok(record) => self.open_record(record, None),
+            Err(mut error) => {
+                log::warn!(target: "record", "{error}");
+                let text = error.text(language);
+                match error.partial.take() {
+                    Some(partial) => self.open_record(*partial, Some(&text)),
+                    None => return self.show_error(Key::StatusOpenFailed, &text),
+                }
+            }
+        }
+        self.note_game_of(file.number, picked.count);
     }
 
     /// After [`App::open_record`] of game `number` of a file holding `count` games: the
@@ -256,7 +400,7 @@ impl App {
                 if name.is_empty() {
                     self.show_error(Key::StatusOpenFailed, self.text(Key::SaveNameMissing));
                 } else {
-                    self.effects.push(Effect::OpenRecord(name.to_string()));
+                    self.start_opening(OpenRequest::Typed(name.to_string()));
                 }
                 return;
             }

@@ -531,7 +531,7 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
         | Effect::SaveConfig(_)
         | Effect::Bell
         | Effect::ListRecords
-        | Effect::OpenRecord(_) => None,
+        | Effect::OpenRecord { .. } => None,
     })
 }
 

@@ -28,6 +28,7 @@
 //! without them (from before the tree) is read as one line.
 
 use crate::clock::{SideTime, TimeControl};
+use crate::i18n::{Key, Language};
 use crate::rules::any::{AnyPosition, Variant};
 use crate::rules::game::Game;
 use crate::rules::notation::Notation;
@@ -300,14 +301,58 @@ pub fn remove_stale_temporary_files(folder: &Path) -> usize {
     removed
 }
 
-/// Reads the autosave at `path`.
+/// Reads the autosave at `path`; any damage is an error ([`from_text`]).
 pub fn load(path: &Path) -> Result<SavedGame, AutosaveError> {
     let file = file_label(path);
-    let text = std::fs::read_to_string(path).map_err(|error| AutosaveError::Io {
-        file: file.clone(),
-        error,
-    })?;
+    let text = read_text(path, &file)?;
     from_text(&text, &file)
+}
+
+/// Reads the autosave at `path` as far as it is sound ([`recover`]); bytes that are not
+/// UTF-8 are read as replacement characters (they fail only the field they are in).
+pub fn load_recovering(path: &Path) -> Result<Recovered, AutosaveError> {
+    let file = file_label(path);
+    let text = read_text(path, &file)?;
+    recover(&text, &file)
+}
+
+/// The most an autosave may hold: far above any game (a tree of 200,000 words is a few
+/// MiB), small enough that a wrong file cannot fill memory.
+const MOST_AUTOSAVE_BYTES: u64 = 64 << 20;
+
+/// The text of an autosave file: a regular file of a sane size, decoded leniently.
+fn read_text(path: &Path, file: &str) -> Result<String, AutosaveError> {
+    use std::io::Read;
+    let io_error = |error: io::Error| AutosaveError::Io {
+        file: file.to_string(),
+        error,
+    };
+    let metadata = std::fs::metadata(path).map_err(io_error)?;
+    if !metadata.is_file() {
+        return Err(AutosaveError::Invalid {
+            file: file.to_string(),
+            line: None,
+            message: "not a regular file".to_string(),
+        });
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|opened| opened.take(MOST_AUTOSAVE_BYTES).read_to_end(&mut bytes))
+        .map_err(io_error)?;
+    Ok(match String::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(error) => String::from_utf8_lossy(error.as_bytes()).into_owned(),
+    })
+}
+
+/// Why writing `path` failed, said so the player can act on it: a folder on the way
+/// that is a file is named as such (the system says only "File exists" or "Not a
+/// directory"); anything else is the path and the system's reason.
+pub fn write_problem(path: &Path, error: &io::Error, language: Language) -> String {
+    match path.ancestors().skip(1).find(|folder| folder.is_file()) {
+        Some(folder) => language.format(Key::FolderIsAFile, &[&folder.display().to_string()]),
+        None => format!("{}: {error}", path.display()),
+    }
 }
 
 /// Moves a damaged autosave aside so the next game's autosave cannot destroy it:
@@ -417,38 +462,64 @@ pub fn to_text(saved: &SavedGame) -> String {
     text
 }
 
-/// Reads the `tree` and `line` lines: the tree, and the current line, which must begin
-/// with the moves played.
-fn read_tree(
+/// Reads the `tree` and `line` lines as far as they are sound: the tree up to its first
+/// bad word, and the current line, which always begins with the moves played (they are
+/// added to the tree where a damaged tree lacks them). The problems come with their
+/// file lines.
+fn recover_tree(
     tree_field: (usize, &str),
     line_field: Option<(usize, &str)>,
     game: &Game,
-) -> Result<(GameTree, Vec<NodeId>), (usize, String)> {
+) -> (GameTree, Vec<NodeId>, Vec<(usize, String)>) {
     let (number, value) = tree_field;
-    let tree = super::tree_text::read(value, game.start())
-        .map_err(|reason| (number, format!("bad tree: {reason}")))?;
+    let mut problems = Vec::new();
+    let (mut tree, problem) = super::tree_text::read_partly(value, game.start());
+    if let Some(reason) = problem {
+        problems.push((number, format!("bad tree: {reason}")));
+    }
     let mut line = Vec::new();
     let mut at = NodeId::ROOT;
+    let tree_sound = problems.is_empty();
     if let Some((number, value)) = line_field {
         for word in value.split_whitespace() {
             let child = word
                 .parse::<usize>()
                 .ok()
-                .and_then(|index| tree.children(at).get(index).copied())
-                .ok_or_else(|| (number, format!("bad line: no variation '{word}' here")))?;
+                .and_then(|index| tree.children(at).get(index).copied());
+            let Some(child) = child else {
+                // In a damaged tree the line fails where the tree was cut: one problem.
+                if !tree_sound {
+                    break;
+                }
+                problems.push((
+                    number,
+                    format!("bad line: no variation '{}' here", shorten(word)),
+                ));
+                break;
+            };
             line.push(child);
             at = child;
         }
     }
     line.extend(tree.main_continuation(at));
-    let played = game.moves().len();
-    if line.len() < played || tree.moves_of(&line[..played]) != game.moves() {
-        return Err((
-            number,
-            "bad tree: its line does not begin with the moves played".to_string(),
-        ));
+    let played = game.moves();
+    if line.len() < played.len() || tree.moves_of(&line[..played.len()]) != played {
+        if problems.is_empty() {
+            problems.push((
+                number,
+                "bad tree: its line does not begin with the moves played".to_string(),
+            ));
+        }
+        // The moves played are the game: the tree takes them where it lacks them.
+        let mut at = NodeId::ROOT;
+        line.clear();
+        for &mv in played {
+            at = tree.add_move(at, mv).0;
+            line.push(at);
+        }
+        line.extend(tree.main_continuation(at));
     }
-    Ok((tree, line))
+    (tree, line, problems)
 }
 
 /// Reads the value of a `times` line: a move's time in milliseconds, or `-`, per move.
@@ -553,15 +624,109 @@ fn notation_id(notation: Notation) -> &'static str {
         .map_or("engine", |(_, id)| id)
 }
 
-/// Reads autosave text; `file` names the file in error messages.
+/// What a damaged autosave cost: a field dropped (its default used instead) or the
+/// moves from some point on. The player is told these in one line ([`Dropped::text`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Dropped {
+    /// Who plays each side (both human now).
+    Players,
+    /// The clocks (the game goes on untimed).
+    Clock,
+    /// The time each move took.
+    MoveTimes,
+    /// The moves from this move (from 1) on.
+    MovesFrom(usize),
+    /// Variations, comments and marks after the damage in the tree line.
+    Tree,
+    /// A setting of the board or the move list (`flipped`, `notation`, `judging`…).
+    Setting(String),
+    /// A line qipan does not know (dropped; a newer version's, or damage).
+    UnknownLine(String),
+    /// A key given a second time (the first is kept).
+    SecondLine(String),
+}
+
+impl Dropped {
+    /// What was dropped, in `language`, as a phrase for [`Key::AutosaveRestoredPartly`].
+    pub fn text(&self, language: Language) -> String {
+        let shown = |key: &str| crate::untrusted::escape(&key.chars().take(24).collect::<String>());
+        match self {
+            Dropped::Players => language.text(Key::DroppedPlayers).to_string(),
+            Dropped::Clock => language.text(Key::DroppedClock).to_string(),
+            Dropped::MoveTimes => language.text(Key::DroppedMoveTimes).to_string(),
+            Dropped::MovesFrom(number) => {
+                language.format(Key::DroppedMovesFrom, &[&number.to_string()])
+            }
+            Dropped::Tree => language.text(Key::DroppedTree).to_string(),
+            Dropped::Setting(key) => language.format(Key::DroppedSetting, &[&shown(key)]),
+            Dropped::UnknownLine(key) => language.format(Key::DroppedUnknownLine, &[&shown(key)]),
+            Dropped::SecondLine(key) => language.format(Key::DroppedSecondLine, &[&shown(key)]),
+        }
+    }
+}
+
+/// One problem of a damaged autosave: what it cost, and where and why (for the log).
+#[derive(Debug)]
+pub struct Problem {
+    /// What was dropped.
+    pub dropped: Dropped,
+    /// The file, the line and what was wrong.
+    pub error: AutosaveError,
+}
+
+/// An autosave read as far as it is sound: the game to resume and what the damage cost.
+#[derive(Debug)]
+pub struct Recovered {
+    /// The game, with defaults where fields were dropped.
+    pub saved: SavedGame,
+    /// Every problem, in file order; empty for a sound file.
+    pub problems: Vec<Problem>,
+}
+
+impl Recovered {
+    /// What was dropped, in `language`, as one phrase list (each kind once).
+    pub fn dropped_text(&self, language: Language) -> String {
+        let mut phrases: Vec<String> = Vec::new();
+        for problem in &self.problems {
+            let phrase = problem.dropped.text(language);
+            if !phrases.contains(&phrase) {
+                phrases.push(phrase);
+            }
+        }
+        language.list(&phrases)
+    }
+}
+
+/// Reads autosave text; `file` names the file in error messages. Any damage is an
+/// error (the first problem [`recover`] finds).
 pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
+    let recovered = recover(text, file)?;
+    match recovered.problems.into_iter().next() {
+        Some(problem) => Err(problem.error),
+        None => Ok(recovered.saved),
+    }
+}
+
+/// Reads autosave text as far as it is sound. Only a file that is no autosave at all (a
+/// wrong first line) or whose game cannot be known (no valid `variant` or `start`) is an
+/// error; any other damage costs only what it touches: a bad minor field (`players`,
+/// `clock`, `times`, a setting, a duplicate or unknown line) is dropped for its default,
+/// a bad move keeps the moves before it, a bad tree word keeps the nodes before it. A
+/// last line without its newline was cut short: its last word is not trusted.
+pub fn recover(text: &str, file: &str) -> Result<Recovered, AutosaveError> {
     let invalid = |line: Option<usize>, message: String| AutosaveError::Invalid {
         file: file.to_string(),
         line,
         message,
     };
+    let mut problems = Problems {
+        file,
+        list: Vec::new(),
+    };
     // A byte-order mark (an editor may add one) is not part of the header.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let cut_short = !text.is_empty() && !text.ends_with('\n');
+    let last_number = text.lines().count();
     let mut lines = text.lines().enumerate().map(|(i, l)| (i + 1, l.trim()));
     match lines.next() {
         Some((_, HEADER)) => {}
@@ -580,10 +745,62 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
             continue;
         }
         let (key, value) = line.split_once(' ').unwrap_or((line, ""));
-        if fields.iter().any(|(k, _, _)| *k == key) {
-            return Err(invalid(Some(number), format!("'{key}' given twice")));
+        let mut value = value.trim();
+        if cut_short && number == last_number {
+            // The file ends inside this line: the last word may be part of a longer one.
+            match key {
+                "moves" | "times" | "tree" | "line" => {
+                    let kept = value
+                        .rsplit_once(' ')
+                        .map_or("", |(kept, _)| kept.trim_end());
+                    if kept.len() < value.len() && key != "line" {
+                        let dropped = match key {
+                            "moves" => Dropped::MovesFrom(value.split_whitespace().count()),
+                            "times" => Dropped::MoveTimes,
+                            _ => Dropped::Tree,
+                        };
+                        problems.note(
+                            dropped,
+                            Some(number),
+                            format!("bad {key}: the file ends inside this line"),
+                        );
+                    }
+                    value = kept;
+                }
+                _ => {
+                    let dropped = match key {
+                        "players" => Dropped::Players,
+                        "clock" => Dropped::Clock,
+                        _ if KEYS.contains(&key) => Dropped::Setting(key.to_string()),
+                        _ => Dropped::UnknownLine(key.to_string()),
+                    };
+                    problems.note(
+                        dropped,
+                        Some(number),
+                        format!("bad {key}: the file ends inside this line"),
+                    );
+                    continue;
+                }
+            }
         }
-        fields.push((key, number, value.trim()));
+        if fields.iter().any(|(k, _, _)| *k == key) {
+            problems.note(
+                Dropped::SecondLine(key.to_string()),
+                Some(number),
+                format!("'{key}' given twice"),
+            );
+            continue;
+        }
+        if !KEYS.contains(&key) {
+            let shown: String = key.chars().take(24).collect();
+            problems.note(
+                Dropped::UnknownLine(key.to_string()),
+                Some(number),
+                format!("unknown line '{shown}'"),
+            );
+            continue;
+        }
+        fields.push((key, number, value));
     }
     let field = |key: &str| {
         fields
@@ -600,63 +817,85 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
     let start = variant
         .position_from_outside(value)
         .map_err(|e| invalid(Some(line), format!("bad fen: {e}")))?;
-    let (line, value) = required("players")?;
-    let parts: Vec<&str> = value.split_whitespace().collect();
-    if parts.len() != 2 {
-        return Err(invalid(
-            Some(line),
-            format!("bad players: expected two, found {}", parts.len()),
-        ));
-    }
-    let mut players = [Seat::Human, Seat::Human];
-    for (slot, part) in players.iter_mut().zip(&parts) {
-        *slot = Seat::from_text(part)
-            .ok_or_else(|| invalid(Some(line), format!("bad players: '{part}'")))?;
-    }
+    let players_cut = problems.list.iter().any(|p| p.dropped == Dropped::Players);
+    let players = match field("players") {
+        None => {
+            if !players_cut {
+                problems.note(Dropped::Players, None, "no 'players' line".to_string());
+            }
+            [Seat::Human, Seat::Human]
+        }
+        Some((line, value)) => parse_players(value).unwrap_or_else(|message| {
+            problems.note(Dropped::Players, Some(line), message);
+            [Seat::Human, Seat::Human]
+        }),
+    };
     let judging = match field("judging") {
-        Some((line, value)) => Some(
-            value
-                .parse::<usize>()
-                .map_err(|_| invalid(Some(line), format!("bad judging: '{value}'")))?,
-        ),
+        Some((line, value)) => match value.parse::<usize>() {
+            Ok(ply) => Some(ply),
+            Err(_) => {
+                problems.note(
+                    Dropped::Setting("judging".to_string()),
+                    Some(line),
+                    format!("bad judging: '{value}'"),
+                );
+                None
+            }
+        },
         None => None,
     };
-    let (line, value) = required("moves")?;
     let mut game = Game::new(start);
-    for (index, text) in value.split_whitespace().enumerate() {
-        if judging == Some(index) {
-            game.accept_draw();
+    let mut moves_sound = true;
+    match field("moves") {
+        None => {
+            moves_sound = false;
+            problems.note(Dropped::MovesFrom(1), None, "no 'moves' line".to_string());
         }
-        let number = index + 1;
-        let mv = game.position().parse_uci(text).ok_or_else(|| {
-            invalid(
-                Some(line),
-                format!("bad moves: move {number} '{text}' is not a move here"),
-            )
-        })?;
-        game.play(mv).map_err(|reason| {
-            invalid(
-                Some(line),
-                format!("bad moves: move {number} '{text}' is illegal: {reason}"),
-            )
-        })?;
+        Some((line, value)) => {
+            for (index, text) in value.split_whitespace().enumerate() {
+                if judging == Some(index) {
+                    game.accept_draw();
+                }
+                let number = index + 1;
+                let played = match game.position().parse_uci(text) {
+                    None => Err(format!(
+                        "bad moves: move {number} '{}' is not a move here",
+                        shorten(text)
+                    )),
+                    Some(mv) => game.play(mv).map_err(|reason| {
+                        format!(
+                            "bad moves: move {number} '{}' is illegal: {reason}",
+                            shorten(text)
+                        )
+                    }),
+                };
+                if let Err(message) = played {
+                    moves_sound = false;
+                    problems.note(Dropped::MovesFrom(number), Some(line), message);
+                    break;
+                }
+            }
+        }
     }
     if judging.is_some_and(|ply| ply == game.moves().len()) {
         game.accept_draw();
     }
-    let flag = |key: &str| -> Result<bool, AutosaveError> {
+    let mut flag = |key: &str| -> bool {
         match field(key) {
-            None => Ok(false),
-            Some((_, "yes")) => Ok(true),
-            Some((_, "no")) => Ok(false),
-            Some((line, other)) => Err(invalid(
-                Some(line),
-                format!("bad {key}: expected yes or no, found '{other}'"),
-            )),
+            None | Some((_, "no")) => false,
+            Some((_, "yes")) => true,
+            Some((line, other)) => {
+                problems.note(
+                    Dropped::Setting(key.to_string()),
+                    Some(line),
+                    format!("bad {key}: expected yes or no, found '{}'", shorten(other)),
+                );
+                false
+            }
         }
     };
-    let flipped = flag("flipped")?;
-    let flip_every_turn = flag("flip-every-turn")?;
+    let flipped = flag("flipped");
+    let flip_every_turn = flag("flip-every-turn");
     let notation = match field("notation") {
         None => None,
         Some((line, value)) => {
@@ -664,27 +903,63 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
                 .iter()
                 .find(|(_, id)| *id == value)
                 .map(|(n, _)| *n)
-                .filter(|n| Notation::for_game(variant.kind()).contains(n))
-                .ok_or_else(|| invalid(Some(line), format!("bad notation: '{value}'")))?;
-            Some(notation)
+                .filter(|n| Notation::for_game(variant.kind()).contains(n));
+            if notation.is_none() {
+                problems.note(
+                    Dropped::Setting("notation".to_string()),
+                    Some(line),
+                    format!("bad notation: '{}'", shorten(value)),
+                );
+            }
+            notation
         }
     };
     let clock = match field("clock") {
         None => None,
-        Some((line, value)) => Some(parse_clock(value).map_err(|m| invalid(Some(line), m))?),
+        Some((line, value)) => match parse_clock(value) {
+            Ok(clock) => Some(clock),
+            Err(message) => {
+                problems.note(Dropped::Clock, Some(line), message);
+                None
+            }
+        },
     };
+    let played = game.moves().len();
     let move_times = match field("times") {
         None => Vec::new(),
-        Some((line, value)) => {
-            parse_times(value, game.moves().len()).map_err(|m| invalid(Some(line), m))?
-        }
+        Some((line, value)) => match parse_times(value, played) {
+            Ok(times) => times,
+            // Moves were cut: the times of the moves kept are still good.
+            Err(_) if !moves_sound => {
+                let mut times = parse_times(value, usize::MAX).unwrap_or_default();
+                times.truncate(played);
+                times
+            }
+            Err(message) => {
+                problems.note(Dropped::MoveTimes, Some(line), message);
+                Vec::new()
+            }
+        },
     };
     let (tree, line) = match field("tree") {
-        Some(tree_field) => read_tree(tree_field, field("line"), &game)
-            .map_err(|(line, message)| invalid(Some(line), message))?,
+        Some(tree_field) => {
+            let (tree, line, tree_problems) = recover_tree(tree_field, field("line"), &game);
+            for (line, message) in tree_problems {
+                problems.note(Dropped::Tree, Some(line), message);
+            }
+            (tree, line)
+        }
         None => SavedGame::single_line(&game, &move_times),
     };
-    Ok(SavedGame {
+    // In file order (a missing line last), as the player reads the file.
+    let mut problems = problems.list;
+    problems.sort_by_key(|problem| match &problem.error {
+        AutosaveError::Invalid {
+            line: Some(line), ..
+        } => *line,
+        _ => usize::MAX,
+    });
+    let saved = SavedGame {
         game,
         players,
         flipped,
@@ -694,7 +969,64 @@ pub fn from_text(text: &str, file: &str) -> Result<SavedGame, AutosaveError> {
         move_times,
         tree,
         line,
-    })
+    };
+    Ok(Recovered { saved, problems })
+}
+
+/// The problems found so far in an autosave.
+struct Problems<'a> {
+    /// The file's name, for the errors.
+    file: &'a str,
+    /// The problems, in the order found.
+    list: Vec<Problem>,
+}
+
+impl Problems<'_> {
+    /// Notes that `dropped` was lost, with where and why.
+    fn note(&mut self, dropped: Dropped, line: Option<usize>, message: String) {
+        self.list.push(Problem {
+            dropped,
+            error: AutosaveError::Invalid {
+                file: self.file.to_string(),
+                line,
+                message,
+            },
+        });
+    }
+}
+
+/// The keys an autosave has; any other line is reported and dropped.
+const KEYS: [&str; 12] = [
+    "variant",
+    "start",
+    "players",
+    "moves",
+    "judging",
+    "flipped",
+    "flip-every-turn",
+    "notation",
+    "clock",
+    "times",
+    "tree",
+    "line",
+];
+
+/// A word of the file as an error quotes it: at most 24 characters.
+fn shorten(text: &str) -> String {
+    text.chars().take(24).collect()
+}
+
+/// Reads the value of a `players` line: two seats.
+fn parse_players(value: &str) -> Result<[Seat; 2], String> {
+    let parts: Vec<&str> = value.split_whitespace().collect();
+    if parts.len() != 2 {
+        return Err(format!("bad players: expected two, found {}", parts.len()));
+    }
+    let mut players = [Seat::Human, Seat::Human];
+    for (slot, part) in players.iter_mut().zip(&parts) {
+        *slot = Seat::from_text(part).ok_or_else(|| format!("bad players: '{}'", shorten(part)))?;
+    }
+    Ok(players)
 }
 
 /// `human` → `Some(None)`, `cpu:N` (1–10) → `Some(Some(N))`.
@@ -1152,5 +1484,316 @@ mod tests {
         assert!(name.starts_with(".autosave.txt."), "{name}");
         drop(file);
         std::fs::remove_dir_all(folder).unwrap();
+    }
+
+    /// A saved game with every field written: players, settings, a clock, move times,
+    /// and a tree with a variation and comments.
+    fn full_saved() -> SavedGame {
+        let mut game = Game::from_variant(Variant::Xiangqi);
+        play(&mut game, &["h3e3", "h10g8", "h1g3", "i10h10", "i1h1"]);
+        let mut original = saved(game.clone());
+        original.notation = Some(Notation::Wxf);
+        original.flip_every_turn = true;
+        original.clock = Some(SavedClock {
+            control: "10m".parse().unwrap(),
+            times: [
+                SideTime {
+                    main: Duration::from_millis(500_000),
+                    periods: 0,
+                    period: Duration::ZERO,
+                },
+                SideTime {
+                    main: Duration::from_millis(400_000),
+                    periods: 0,
+                    period: Duration::ZERO,
+                },
+            ],
+        });
+        original.move_times = (1..=5).map(|s| Some(Duration::from_secs(s))).collect();
+        let (mut tree, line) = SavedGame::single_line(&game, &original.move_times);
+        tree.annotation_mut(line[1])
+            .comments
+            .push("a fine reply".into());
+        let other = game.positions()[1].parse_uci("b10c8").unwrap();
+        tree.add_move(line[0], other);
+        original.tree = tree;
+        original.line = line;
+        original
+    }
+
+    fn moves_text(game: &Game) -> Vec<String> {
+        game.positions()
+            .iter()
+            .zip(game.moves())
+            .map(|(position, &mv)| position.move_to_uci(mv))
+            .collect()
+    }
+
+    /// Recovers `text`, which must be damaged; returns the game and what was dropped.
+    fn recovered(text: &str) -> (SavedGame, Vec<Dropped>) {
+        let recovered = recover(text, "autosave.txt").expect("something is read");
+        assert!(
+            !recovered.problems.is_empty(),
+            "no problem found in:\n{text}"
+        );
+        assert!(from_text(text, "autosave.txt").is_err());
+        let dropped = recovered
+            .problems
+            .iter()
+            .map(|p| p.dropped.clone())
+            .collect();
+        (recovered.saved, dropped)
+    }
+
+    /// Issue 18 item 1: a bad minor field costs only that field; the moves, the tree and
+    /// every other field are kept. One case per kind of field.
+    #[test]
+    fn a_bad_minor_field_costs_only_that_field() {
+        let original = full_saved();
+        let good = to_text(&original);
+        assert!(recover(&good, "autosave.txt").unwrap().problems.is_empty());
+        let all_moves = moves_text(&original.game);
+        let with_line = |key: &str, value: &str| with_line(&good, key, value) + "\n";
+        let cases: Vec<(String, Dropped)> = vec![
+            (with_line("players", "human cpu:11"), Dropped::Players),
+            (with_line("players", "human"), Dropped::Players),
+            (with_line("clock", "10m | 1 0"), Dropped::Clock),
+            (with_line("times", "1000 soon 3000"), Dropped::MoveTimes),
+            (with_line("times", "1 2 3 4 5 6 7"), Dropped::MoveTimes),
+            (
+                with_line("notation", "klingon"),
+                Dropped::Setting("notation".into()),
+            ),
+            (
+                with_line("flip-every-turn", "perhaps"),
+                Dropped::Setting("flip-every-turn".into()),
+            ),
+            (
+                good.replace("\nflipped yes\n", "\nflipped yes\nflipped no\n"),
+                Dropped::SecondLine("flipped".into()),
+            ),
+            (
+                good.replace("\nplayers ", "\nplayers human human\nplayers "),
+                Dropped::SecondLine("players".into()),
+            ),
+            (
+                good.replace("\nflipped yes\n", "\nflipped yes\ncolour mauve\n"),
+                Dropped::UnknownLine("colour".into()),
+            ),
+            (
+                good.replace("{a\\sfine\\sreply}", "{a\\qfine}"),
+                Dropped::Tree,
+            ),
+        ];
+        for (text, expected) in cases {
+            let (loaded, dropped) = recovered(&text);
+            assert_eq!(dropped, vec![expected.clone()], "{text}");
+            assert_eq!(moves_text(&loaded.game), all_moves, "{expected:?}");
+            let kept = |field: Dropped| field != expected;
+            if kept(Dropped::Players) && !matches!(expected, Dropped::SecondLine(_)) {
+                assert_eq!(loaded.players, original.players, "{expected:?}");
+            }
+            if kept(Dropped::Clock) {
+                assert_eq!(loaded.clock, original.clock, "{expected:?}");
+            } else {
+                assert_eq!(loaded.clock, None);
+            }
+            if kept(Dropped::MoveTimes) {
+                assert_eq!(loaded.move_times, original.move_times, "{expected:?}");
+            } else {
+                assert!(loaded.move_times.is_empty());
+            }
+            if kept(Dropped::Setting("notation".into())) {
+                assert_eq!(loaded.notation, original.notation, "{expected:?}");
+            } else {
+                assert_eq!(loaded.notation, None);
+            }
+            assert_eq!(loaded.flipped, original.flipped, "{expected:?}");
+            if kept(Dropped::Tree) {
+                assert_eq!(loaded.tree, original.tree, "{expected:?}");
+                let line_moves = |saved: &SavedGame| saved.tree.moves_of(&saved.line);
+                assert_eq!(line_moves(&loaded), line_moves(&original), "{expected:?}");
+            } else {
+                // The moves are kept; the variation written after the bad comment is not.
+                assert_eq!(loaded.tree.moves_of(&loaded.line), original.game.moves());
+                assert_eq!(loaded.tree.children(loaded.line[0]).len(), 1);
+            }
+        }
+        // A duplicate key keeps the first value.
+        let twice = good.replace("\nplayers ", "\nplayers human human\nplayers ");
+        assert_eq!(recovered(&twice).0.players, [Seat::Human, Seat::Human]);
+    }
+
+    /// Issue 18 item 1: a bad move keeps the moves before it (with their times); the
+    /// tree keeps every node, and the current line begins with the moves kept.
+    #[test]
+    fn a_bad_move_keeps_the_moves_before_it() {
+        let original = full_saved();
+        let good = to_text(&original);
+        for (moves, kept) in [
+            ("h3e3 h10g8 a1a6 i10h10 i1h1", 2),
+            ("h3e3 h10g8 h1g3 zz9 i1h1", 3),
+            ("#3e3 h10g8 h1g3 i10h10 i1h1", 0),
+        ] {
+            let text = with_line(&good, "moves", moves) + "\n";
+            let (loaded, dropped) = recovered(&text);
+            assert_eq!(dropped, vec![Dropped::MovesFrom(kept + 1)], "{moves}");
+            assert_eq!(loaded.game.moves(), &original.game.moves()[..kept]);
+            assert_eq!(loaded.move_times, original.move_times[..kept]);
+            assert_eq!(loaded.tree, original.tree);
+            assert_eq!(loaded.tree.moves_of(&loaded.line), original.game.moves());
+            // The recovered game saves and reads back soundly.
+            let again = to_text(&loaded);
+            assert!(recover(&again, "a").unwrap().problems.is_empty(), "{again}");
+        }
+        // Without a `moves` line: the start position, nothing else lost.
+        let text = good.replace(
+            &format!("\nmoves {}\n", moves_text(&original.game).join(" ")),
+            "\n",
+        );
+        let (loaded, dropped) = recovered(&text);
+        assert_eq!(dropped, vec![Dropped::MovesFrom(1)]);
+        assert!(loaded.game.moves().is_empty());
+        assert_eq!(loaded.players, original.players);
+    }
+
+    /// Issue 18 item 1: a bad word in the tree keeps the nodes before it; the moves
+    /// played are added where the damaged tree lacks them.
+    #[test]
+    fn a_bad_tree_word_keeps_the_nodes_before_it() {
+        let original = full_saved();
+        let good = to_text(&original);
+        let tree_line = good.lines().find(|l| l.starts_with("tree ")).unwrap();
+        let words: Vec<&str> = tree_line.split(' ').skip(1).collect();
+        // Damage the fourth move of the tree.
+        let index = words
+            .iter()
+            .enumerate()
+            .filter(|(_, w)| w.chars().next().is_some_and(|c| c.is_ascii_lowercase()))
+            .nth(3)
+            .unwrap()
+            .0;
+        let mut damaged_words = words.clone();
+        damaged_words[index] = "q0q0";
+        let text = good.replace(tree_line, &format!("tree {}", damaged_words.join(" ")));
+        let (loaded, dropped) = recovered(&text);
+        assert_eq!(dropped, vec![Dropped::Tree]);
+        assert_eq!(loaded.game.moves(), original.game.moves());
+        assert_eq!(loaded.tree.moves_of(&loaded.line), original.game.moves());
+        // The variation and the comment before the damage are still there.
+        assert_eq!(loaded.tree.children(loaded.line[0]).len(), 2);
+        let comment = &loaded.tree.node(loaded.line[1]).annotation.comments;
+        assert_eq!(comment, &vec!["a fine reply".to_string()]);
+    }
+
+    /// A file that ends inside a line was cut: the last word of that line is not trusted
+    /// (`8h2b` could be the start of `8h2b+`), and a cut setting is dropped.
+    #[test]
+    fn a_file_cut_short_does_not_trust_its_last_word() {
+        let mut game = Game::from_variant(Variant::Shogi);
+        play(&mut game, &["7g7f", "3c3d", "8h2b+"]);
+        let text = to_text(&saved(game.clone()));
+        let moves_end = text.find("\nmoves ").unwrap() + 1;
+        let moves_end = moves_end + text[moves_end..].find('\n').unwrap();
+        assert_eq!(&text[moves_end - 1..moves_end], "+", "{text}");
+        let cut = &text[..moves_end - 1];
+        let (loaded, dropped) = recovered(cut);
+        assert_eq!(dropped, vec![Dropped::MovesFrom(3)]);
+        assert_eq!(loaded.game.moves(), &game.moves()[..2]);
+        let players = text.find("\nplayers ").unwrap() + "\nplayers engine:Fa".len();
+        let (loaded, dropped) = recovered(&text[..players]);
+        assert_eq!(dropped, vec![Dropped::Players, Dropped::MovesFrom(1)]);
+        assert_eq!(loaded.players, [Seat::Human, Seat::Human]);
+    }
+
+    /// What was dropped is said in every language, each kind once.
+    #[test]
+    fn what_was_dropped_is_said_in_every_language() {
+        let good = to_text(&full_saved());
+        let text = with_line(&with_line(&good, "players", "x"), "clock", "?") + "\nwho knows\n";
+        let recovered = recover(&text, "autosave.txt").unwrap();
+        let mut seen = Vec::new();
+        for language in [
+            Language::English,
+            Language::Korean,
+            Language::Chinese,
+            Language::Japanese,
+        ] {
+            let said = recovered.dropped_text(language);
+            assert!(said.contains("who"), "{said}");
+            assert!(!said.contains('\n'), "{said}");
+            assert!(!seen.contains(&said), "{said}");
+            seen.push(said);
+        }
+        assert_eq!(
+            seen[0],
+            "the players (both human now), the clocks (untimed now), an unknown line 'who'"
+        );
+        // The problems for the log name the file and the line, in file order.
+        let lines: Vec<String> = recovered
+            .problems
+            .iter()
+            .map(|p| p.error.to_string())
+            .collect();
+        assert!(
+            lines[0].starts_with("autosave.txt line 4: bad players"),
+            "{lines:?}"
+        );
+        assert!(lines[2].contains("unknown line 'who'"), "{lines:?}");
+    }
+
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Issue 18 item 1: an autosave truncated or damaged anywhere never panics the
+        /// reader, and what it recovers is a prefix of the game played, saved soundly.
+        #[test]
+        fn any_damage_recovers_a_prefix_of_the_game(
+            kind in 0usize..3,
+            choices in prop::collection::vec((0usize..64, 0usize..200), 1..24),
+            played in 0usize..24,
+            at in 0usize..4000,
+            damage in 0usize..5,
+        ) {
+            let variant = [Variant::Xiangqi, Variant::Shogi, Variant::Janggi(JanggiRules::KJA)][kind];
+            let tree = crate::tree::tests::generated_tree(variant, &choices);
+            let line = tree.main_line();
+            let played = played.min(line.len());
+            let game = tree.game_along(&line[..played]).unwrap();
+            let mut original = saved(game);
+            original.move_times = (0..played).map(|i| (i % 2 == 0).then(|| Duration::from_millis(i as u64))).collect();
+            original.tree = tree;
+            original.line = line;
+            let text = to_text(&original);
+            let mut at = at % text.len().max(1);
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            let line_start = text[..at].rfind('\n').map_or(0, |i| i + 1);
+            let line_end = text[at..].find('\n').map_or(text.len(), |i| at + i + 1);
+            let damaged = match damage {
+                0 => text[..at].to_string(),
+                1 => {
+                    let width = text[at..].chars().next().map_or(0, char::len_utf8);
+                    format!("{}#{}", &text[..at], &text[at + width..])
+                }
+                2 => format!("{}\n{}", &text[..at], &text[at..]),
+                3 => format!("{}{}", &text[..line_start], &text[line_end..]),
+                _ => format!("{}{}", &text[..line_end], &text[line_start..]),
+            };
+            let Ok(recovered) = recover(&damaged, "autosave.txt") else {
+                return Ok(());
+            };
+            let moves = recovered.saved.game.moves();
+            prop_assert!(moves.len() <= original.game.moves().len());
+            prop_assert_eq!(moves, &original.game.moves()[..moves.len()]);
+            let saved = &recovered.saved;
+            prop_assert_eq!(&saved.tree.moves_of(&saved.line)[..moves.len()], moves);
+            // What was recovered is sound: saved again, it reads back with no problem.
+            let again = recover(&to_text(saved), "autosave.txt").unwrap();
+            prop_assert!(again.problems.is_empty(), "{:?}", again.problems);
+        }
     }
 }

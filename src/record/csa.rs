@@ -45,6 +45,9 @@ struct Setup {
     board: [u8; 81],
     hands: [[u8; 8]; 2],
     given: bool,
+    /// A `'手数＝N` comment before the position: N moves were played before it (SFEN
+    /// move N + 1), as KIF says under a diagram. CSA has no field for it.
+    moves_before: Option<u32>,
 }
 
 impl Setup {
@@ -53,6 +56,7 @@ impl Setup {
             board: [0; 81],
             hands: [[0; 8]; 2],
             given: false,
+            moves_before: None,
         }
     }
 
@@ -211,7 +215,8 @@ impl Setup {
             hand.push('-');
         }
         let side = if side == Side::First { 'b' } else { 'w' };
-        ShogiPosition::from_sfen(&format!("{placement} {side} {hand} 1"))
+        let number = self.moves_before.map_or(1, |moves| moves.saturating_add(1));
+        ShogiPosition::from_sfen(&format!("{placement} {side} {hand} {number}"))
             .map_err(|error| format!("not a valid position: {error}"))
     }
 }
@@ -293,6 +298,13 @@ pub fn read(bytes: &[u8], file: &str) -> Result<GameRecord, ImportError> {
                 continue;
             }
             let comment = comment.strip_prefix('*').unwrap_or(comment).to_string();
+            let moves_before = comment
+                .strip_prefix("手数＝")
+                .and_then(|digits| digits.trim().parse::<u32>().ok());
+            if let (None, Some(moves)) = (&record, moves_before) {
+                setup.moves_before = Some(moves);
+                continue;
+            }
             match record.as_mut() {
                 Some(current) => {
                     let ply = current.game.moves().len();
@@ -596,6 +608,15 @@ fn write_version(record: &GameRecord, version: &str) -> String {
         AnyPosition::Shogi(position) => position.clone(),
         _ => ShogiPosition::start(),
     };
+    // The SFEN move number (`… 301`) is kept as a `'手数＝300` comment, as KIF keeps it.
+    let number: u32 = start
+        .sfen()
+        .rsplit_once(' ')
+        .and_then(|(_, number)| number.parse().ok())
+        .unwrap_or(1);
+    if number > 1 {
+        out.push_str(&format!("'手数＝{}\n", number - 1));
+    }
     write_position(&mut out, &start);
     write_comments(&mut out, &record.comments, 0);
     for (index, &mv) in game.moves().iter().enumerate() {

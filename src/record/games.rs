@@ -21,18 +21,23 @@ pub struct Part {
 pub(super) fn file_bytes(path: &std::path::Path) -> Result<(Vec<u8>, String, Format), ImportError> {
     let name = path.display().to_string();
     let bytes = read_record_bytes(path).map_err(|reason| file_error(&name, reason))?;
-    let format = match Format::from_extension(&name) {
+    let format = file_format(&name, &bytes);
+    Ok((bytes, name, format))
+}
+
+/// A record file's format: from its name's extension, else from its content.
+fn file_format(name: &str, bytes: &[u8]) -> Format {
+    match Format::from_extension(name) {
         Some(format) => {
             log::debug!(target: "record", "{name}: {} bytes, {format:?} by its extension", bytes.len());
             format
         }
         None => {
-            let sniffed = Format::sniff(&bytes);
+            let sniffed = Format::sniff(bytes);
             log::debug!(target: "record", "{name}: {} bytes, {sniffed:?} by its content (PGN when None)", bytes.len());
             sniffed.unwrap_or(Format::Pgn)
         }
-    };
-    Ok((bytes, name, format))
+    }
 }
 
 /// The most a record file may hold: far above any real record (a 100,000-game PGN is
@@ -43,7 +48,16 @@ pub const MAX_RECORD_BYTES: u64 = 64 << 20;
 /// refused before anything is read, so none can block or flood qipan), and at most
 /// [`MAX_RECORD_BYTES`]. The error is one English phrase.
 pub fn read_record_bytes(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    use std::io::Read;
+    match read_record_bytes_watched(path, &mut |_| true) {
+        Ok(Some(bytes)) => Ok(bytes),
+        Ok(None) => unreachable!("a reader told to go on never stops"),
+        Err(reason) => Err(reason),
+    }
+}
+
+/// Looks at a record file without reading it: it must be a regular file (not a folder,
+/// a FIFO or a device) of at most [`MAX_RECORD_BYTES`]. The error is one English phrase.
+pub fn check_record_file(path: &std::path::Path) -> Result<std::fs::Metadata, String> {
     let metadata = std::fs::metadata(path).map_err(|error| error.to_string())?;
     if metadata.is_dir() {
         return Err("is a folder, not a record file".to_string());
@@ -51,24 +65,74 @@ pub fn read_record_bytes(path: &std::path::Path) -> Result<Vec<u8>, String> {
     if !metadata.is_file() {
         return Err("is not a regular file (a pipe or a device?)".to_string());
     }
+    if metadata.len() > MAX_RECORD_BYTES {
+        return Err(format!(
+            "is larger than {} MiB; no record is that big",
+            MAX_RECORD_BYTES >> 20
+        ));
+    }
+    Ok(metadata)
+}
+
+/// How far a watched read has come ([`read_nth_file_watched`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ReadProgress {
+    /// This many bytes of the file read, of `total`.
+    Bytes {
+        /// Bytes read so far.
+        read: u64,
+        /// The file's size.
+        total: u64,
+    },
+    /// The file was split into this many games.
+    Games(usize),
+}
+
+/// The bytes read between two progress reports: small enough that a stop is seen
+/// quickly, large enough that a file of 64 MiB makes a few hundred reports at most.
+const READ_CHUNK: usize = 256 << 10;
+
+/// [`read_record_bytes`], calling `watch` after each chunk with the bytes read so far;
+/// when `watch` answers `false` the read stops and `Ok(None)` is returned.
+pub fn read_record_bytes_watched(
+    path: &std::path::Path,
+    watch: &mut dyn FnMut(ReadProgress) -> bool,
+) -> Result<Option<Vec<u8>>, String> {
+    use std::io::Read;
+    let metadata = check_record_file(path)?;
+    let not_regular = || "is not a regular file (a pipe or a device?)".to_string();
     let too_big = || {
         format!(
             "is larger than {} MiB; no record is that big",
             MAX_RECORD_BYTES >> 20
         )
     };
-    if metadata.len() > MAX_RECORD_BYTES {
-        return Err(too_big());
-    }
     let file = std::fs::File::open(path).map_err(|error| error.to_string())?;
-    let mut bytes = Vec::with_capacity(metadata.len() as usize);
-    file.take(MAX_RECORD_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|error| error.to_string())?;
-    if bytes.len() as u64 > MAX_RECORD_BYTES {
-        return Err(too_big());
+    // The file may have been replaced between the look and the open.
+    if !file.metadata().is_ok_and(|opened| opened.is_file()) {
+        return Err(not_regular());
     }
-    Ok(bytes)
+    let total = metadata.len();
+    let mut bytes = Vec::with_capacity(total as usize);
+    let mut limited = file.take(MAX_RECORD_BYTES + 1);
+    let mut chunk = vec![0; READ_CHUNK];
+    loop {
+        let count = match limited.read(&mut chunk) {
+            Ok(0) => break,
+            Ok(count) => count,
+            Err(error) if error.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error.to_string()),
+        };
+        bytes.extend_from_slice(&chunk[..count]);
+        let read = bytes.len() as u64;
+        if read > MAX_RECORD_BYTES {
+            return Err(too_big());
+        }
+        if !watch(ReadProgress::Bytes { read, total }) {
+            return Ok(None);
+        }
+    }
+    Ok(Some(bytes))
 }
 
 /// Reads every game of a record file: the format from the extension, else from the
@@ -116,7 +180,7 @@ pub fn games_of<'a>(
 
 /// One game picked from a file: how many games the file holds, and the game asked for
 /// (`None` when there is no game of that number).
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct PickedGame {
     /// The number of games in the file (at least 1).
     pub count: usize,
@@ -134,21 +198,57 @@ pub fn read_nth_file(path: &std::path::Path, number: usize) -> Result<PickedGame
 /// Reads game `number` (1-based) of a record in a known format, as [`read_all_bytes`]
 /// would read it, and counts the games.
 pub fn read_nth_bytes(bytes: &[u8], file: &str, format: Format, number: usize) -> PickedGame {
+    match read_nth_bytes_watched(bytes, file, format, number, &mut |_| true) {
+        Some(picked) => picked,
+        None => unreachable!("a reader told to go on never stops"),
+    }
+}
+
+/// [`read_nth_bytes`], telling `watch` how many games the file holds once it is split;
+/// `None` when `watch` answers `false` (the game is then not read).
+fn read_nth_bytes_watched(
+    bytes: &[u8],
+    file: &str,
+    format: Format,
+    number: usize,
+    watch: &mut dyn FnMut(ReadProgress) -> bool,
+) -> Option<PickedGame> {
     let parts = split(bytes, format);
+    if !watch(ReadProgress::Games(parts.len().max(1))) {
+        return None;
+    }
     if parts.len() <= 1 {
-        return PickedGame {
+        return Some(PickedGame {
             count: 1,
             game: (number == 1).then(|| super::read_bytes(bytes, file, format)),
-        };
+        });
     }
     let game = number
         .checked_sub(1)
         .and_then(|index| parts.get(index))
         .map(|part| read_part(part, number, file, format));
-    PickedGame {
+    Some(PickedGame {
         count: parts.len(),
         game,
-    }
+    })
+}
+
+/// [`read_nth_file`] for a reader on a worker thread: `watch` hears how far the read has
+/// come (bytes read, then the games found) and answers whether to go on. `Ok(None)`
+/// when it said stop: nothing read so far is returned.
+pub fn read_nth_file_watched(
+    path: &std::path::Path,
+    number: usize,
+    watch: &mut dyn FnMut(ReadProgress) -> bool,
+) -> Result<Option<PickedGame>, ImportError> {
+    let name = path.display().to_string();
+    let Some(bytes) =
+        read_record_bytes_watched(path, watch).map_err(|reason| file_error(&name, reason))?
+    else {
+        return Ok(None);
+    };
+    let format = file_format(&name, &bytes);
+    Ok(read_nth_bytes_watched(&bytes, &name, format, number, watch))
 }
 
 /// The games of a file in a format that can hold several; empty for the others.

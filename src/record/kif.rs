@@ -745,7 +745,9 @@ pub(crate) fn slash_date(value: &str) -> String {
 pub(crate) fn write_headers(out: &mut String, headers: &[(String, String)]) {
     let mut written: Vec<String> = Vec::new();
     for (key, value) in headers {
-        let key = kif_key(key).replace(['\n', '\r', '：'], " ");
+        let Some(key) = header_key(kif_key(key)) else {
+            continue;
+        };
         if written.contains(&key) {
             continue;
         }
@@ -756,6 +758,39 @@ pub(crate) fn write_headers(out: &mut String, headers: &[(String, String)]) {
         out.push_str(&format!("{key}：{value}\n"));
         written.push(key);
     }
+}
+
+/// A header name as KIF can write it so that it reads back as a header: no line breaks
+/// or colons, ASCII digits as full-width ones (a line with an ASCII digit before its
+/// colon reads as a move; a damaged name may hold one, e.g. an escaped `\x02`). `None`
+/// for a name that would read as something else (empty, a comment, a board line).
+fn header_key(key: &str) -> Option<String> {
+    let key: String = key
+        .chars()
+        .map(|c| match c {
+            '\n' | '\r' | '：' | ':' => ' ',
+            '0'..='9' => char::from_u32(c as u32 - '0' as u32 + '０' as u32).unwrap_or(c),
+            c => c,
+        })
+        .collect();
+    let key = key.trim();
+    let special = [
+        "*",
+        "#",
+        "&",
+        "|",
+        "+",
+        "９",
+        "手数",
+        "変化",
+        "まで",
+        "先手番",
+        "後手番",
+    ];
+    if key.is_empty() || special.iter().any(|start| key.starts_with(start)) {
+        return None;
+    }
+    Some(key.to_string())
 }
 
 /// Writes comments as `*` lines.

@@ -143,6 +143,78 @@ pub fn open_path(name: &str) -> PathBuf {
     typed.to_path_buf()
 }
 
+/// A record the player asked to open: a name typed at the open prompt (looked up as
+/// [`open_path`] says, `#N` picks game N), or a file named on the command line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpenRequest {
+    /// What was typed at the open prompt.
+    Typed(String),
+    /// `qipan open FILE --game N`: the path as given and the game's number (from 1).
+    File {
+        /// The file.
+        path: PathBuf,
+        /// The game of the file, from 1.
+        number: usize,
+    },
+}
+
+impl OpenRequest {
+    /// The name the player knows the record by, for the status line.
+    pub fn shown_name(&self) -> String {
+        match self {
+            OpenRequest::Typed(name) => name.trim().to_string(),
+            OpenRequest::File { path, .. } => path.display().to_string(),
+        }
+    }
+
+    /// The file to read and the game of it.
+    fn resolve(&self) -> (PathBuf, usize) {
+        match self {
+            OpenRequest::File { path, number } => (path.clone(), *number),
+            OpenRequest::Typed(name) => {
+                // A file whose own name ends in `#N` is still that file.
+                let whole = open_path(name);
+                if whole.exists() {
+                    (whole, 1)
+                } else {
+                    let (name, number) = split_game_number(name);
+                    (open_path(name), number)
+                }
+            }
+        }
+    }
+}
+
+/// A record file read for opening: which file and game, and what reading found.
+#[derive(Clone, Debug)]
+pub struct OpenedFile {
+    /// The file as read (for messages).
+    pub path: String,
+    /// The game asked for, from 1.
+    pub number: usize,
+    /// The game and the count of games, or why the file could not be read.
+    pub picked: Result<super::PickedGame, super::ImportError>,
+}
+
+/// Reads the record `request` names (on a worker: see [`crate::workers`]), telling
+/// `watch` how far it has come; `None` when `watch` said stop.
+pub fn read_for_opening(
+    request: &OpenRequest,
+    watch: &mut dyn FnMut(super::games::ReadProgress) -> bool,
+) -> Option<OpenedFile> {
+    let (path, number) = request.resolve();
+    let picked = match super::games::read_nth_file_watched(&path, number, watch) {
+        Ok(Some(picked)) => Ok(picked),
+        Ok(None) => return None,
+        Err(error) => Err(error),
+    };
+    Some(OpenedFile {
+        path: path.display().to_string(),
+        number,
+        picked,
+    })
+}
+
 /// The record files of the games and history folders (paths), newest first, at most 200:
 /// what the open prompt offers to browse.
 pub fn record_files() -> Vec<String> {

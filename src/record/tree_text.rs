@@ -71,7 +71,23 @@ fn move_words(tree: &GameTree, id: NodeId, position: &mut AnyPosition, words: &m
 
 /// Reads a tree line from `start`; the error says which word is wrong and why.
 pub fn read(text: &str, start: &AnyPosition) -> Result<GameTree, String> {
+    match read_partly(text, start) {
+        (tree, None) => Ok(tree),
+        (_, Some(error)) => Err(error),
+    }
+}
+
+/// Reads a tree line from `start` as far as it is sound: the tree up to the first bad
+/// word (every node before it, with its annotations), and what was wrong, if anything.
+/// A damaged autosave keeps what came before the damage.
+pub fn read_partly(text: &str, start: &AnyPosition) -> (GameTree, Option<String>) {
     let mut tree = GameTree::new(start.clone());
+    let problem = read_into(&mut tree, text, start).err();
+    (tree, problem)
+}
+
+/// Reads the words of a tree line into `tree` until the first bad one.
+fn read_into(tree: &mut GameTree, text: &str, start: &AnyPosition) -> Result<(), String> {
     // Where the next move attaches, the position there, and the last move read at this
     // level (its parent and the position before it), which a `(` replaces.
     let mut at = NodeId::ROOT;
@@ -135,7 +151,7 @@ pub fn read(text: &str, start: &AnyPosition) -> Result<GameTree, String> {
     if !stack.is_empty() {
         return Err(format!("{} variation(s) not closed with ')'", stack.len()));
     }
-    Ok(tree)
+    Ok(())
 }
 
 fn annotation_words(annotation: &Annotation, words: &mut Vec<String>) {
