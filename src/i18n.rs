@@ -763,8 +763,13 @@ keys! {
     KeyNotation,
     /// Status: the move list now uses this notation.
     StatusNotation,
-    /// Start screen: continue the saved game (game name, moves played).
+    /// Start screen: continue the saved game (game name, plies played: shogi, janggi).
     ContinueSavedGame,
+    /// Start screen: continue the saved xiangqi game (game name, the round it reached,
+    /// as its move list numbers it).
+    ContinueSavedGameRounds,
+    /// Title: the game starts from a position of its own, not a standard start or handicap.
+    CustomStart,
     /// Status: the autosave could not be read (the error follows).
     StatusAutosaveUnreadable,
     /// The damaged autosave was moved aside (new path).
@@ -1243,6 +1248,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyNotation, "switch the move notation"),
     (Key::StatusNotation, "Move list in {}"),
     (Key::ContinueSavedGame, "Continue: {}, move {}"),
+    (Key::ContinueSavedGameRounds, "Continue: {}, move {}"),
+    (Key::CustomStart, "custom position"),
     (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
     (Key::AutosaveKeptAside, "kept as {}"),
     (Key::FolderIsAFile, "{} is a file, but qipan needs a folder there"),
@@ -1624,6 +1631,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyNotation, "기보 표기 바꾸기"),
     (Key::StatusNotation, "기보 표기: {}"),
     (Key::ContinueSavedGame, "이어 두기: {}, {}수"),
+    (Key::ContinueSavedGameRounds, "이어 두기: {}, {}번째 수"),
+    (Key::CustomStart, "임의 국면"),
     (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
     (Key::AutosaveKeptAside, "{}(으)로 보관했습니다"),
     (Key::FolderIsAFile, "{}은(는) 파일입니다: 그 자리에 폴더가 있어야 합니다"),

@@ -296,6 +296,9 @@ pub struct Play {
     pub hint: Option<Move>,
     /// The final score of each CPU search of this game, for answering draw offers.
     pub evaluations: Vec<draw::Evaluation>,
+    /// An opened record's players, event and date, as its headers say (`None` for a
+    /// game played here).
+    pub record: Option<crate::record::summary::RecordSummary>,
 }
 
 impl Play {
@@ -790,6 +793,7 @@ impl App {
             hint_search: None,
             hint: None,
             evaluations: Vec::new(),
+            record: None,
         });
         self.screen = Screen::Game;
         self.overlay = None;

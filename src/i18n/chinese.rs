@@ -286,6 +286,8 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::KeyNotation, "切换记谱法"),
     (Key::StatusNotation, "棋谱记法: {}"),
     (Key::ContinueSavedGame, "继续: {}，第 {} 步"),
+    (Key::ContinueSavedGameRounds, "继续: {}，第 {} 回合"),
+    (Key::CustomStart, "自定局面"),
     (Key::StatusAutosaveUnreadable, "无法恢复保存的对局: {}"),
     (Key::AutosaveKeptAside, "已保存为 {}"),
     (Key::FolderIsAFile, "{} 是文件，但那里应当是文件夹"),

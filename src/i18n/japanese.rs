@@ -286,6 +286,8 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::KeyNotation, "棋譜の表記を切り替える"),
     (Key::StatusNotation, "棋譜の表記: {}"),
     (Key::ContinueSavedGame, "続きから: {}、{}手目"),
+    (Key::ContinueSavedGameRounds, "続きから: {}、第{}回合"),
+    (Key::CustomStart, "任意局面"),
     (Key::StatusAutosaveUnreadable, "保存された対局を復元できません: {}"),
     (Key::AutosaveKeptAside, "{} として保管しました"),
     (Key::FolderIsAFile, "{} はファイルですが、そこにはフォルダーが必要です"),
