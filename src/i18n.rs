@@ -981,7 +981,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SettingsHints, "↑↓ setting  ←→ change  s save  Esc close"),
     (Key::LanguageAuto, "auto (from LANG)"),
     (Key::GlyphsCjk, "CJK characters"),
-    (Key::GlyphsHangul, "Hangul (janggi, xiangqi)"),
+    (Key::GlyphsHangul, "Hangul (not shogi)"),
     (Key::GlyphsLatin, "Latin letters"),
     (Key::WidthNarrow, "narrow"),
     (Key::WidthWide, "wide"),

@@ -19,7 +19,7 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::SettingsHints, "↑↓ 选项  ←→ 更改  s 保存  Esc 关闭"),
     (Key::LanguageAuto, "自动 (LANG)"),
     (Key::GlyphsCjk, "汉字"),
-    (Key::GlyphsHangul, "韩文 (象棋、将棋)"),
+    (Key::GlyphsHangul, "韩文 (日本将棋除外)"),
     (Key::GlyphsLatin, "拉丁字母"),
     (Key::WidthNarrow, "窄"),
     (Key::WidthWide, "宽"),

@@ -19,7 +19,7 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::SettingsHints, "↑↓ 項目  ←→ 変更  s 保存  Esc 閉じる"),
     (Key::LanguageAuto, "自動 (LANG)"),
     (Key::GlyphsCjk, "漢字"),
-    (Key::GlyphsHangul, "ハングル (チャンギ・シャンチー)"),
+    (Key::GlyphsHangul, "ハングル (将棋以外)"),
     (Key::GlyphsLatin, "ローマ字"),
     (Key::WidthNarrow, "狭い"),
     (Key::WidthWide, "広い"),

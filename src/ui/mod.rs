@@ -690,7 +690,9 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             let mut spans = vec![Span::styled(
                 format!(
                     " {} ",
-                    if glyphs == GlyphSet::Latin {
+                    // Chinese and Japanese readers get their own word (红方, not the
+                    // board's traditional 紅); Korean keeps the board's 楚/漢.
+                    if glyphs == GlyphSet::Latin || language.names_sides_in_hanzi() {
                         language.text(side_key(game, side))
                     } else {
                         native_side_name(game, side)

@@ -146,7 +146,10 @@ fn popup_rect(buffer: &Buffer, border: Style) -> Option<Rect> {
 #[test]
 fn popups_cover_every_cell_in_every_language() {
     for language in LANGUAGES {
-        for width in [80u16, 81, 100, 120] {
+        for ((width, height), game) in [(80u16, 24u16), (81, 24), (100, 30), (120, 40)]
+            .into_iter()
+            .flat_map(|size| GAMES.map(|game| (size, game)))
+        {
             for (name, actions) in [
                 ("help", vec![Action::Help]),
                 ("settings", vec![Action::Settings]),
@@ -158,7 +161,7 @@ fn popups_cover_every_cell_in_every_language() {
                 ("quit", vec![Action::Quit]),
             ] {
                 // A timed game: its clocks stand at the right edge of the panel.
-                let mut app = midgame(settings(language, GlyphSet::Cjk), GameKind::Janggi);
+                let mut app = midgame(settings(language, GlyphSet::Cjk), game);
                 let now = app.now();
                 if let Some(play) = app.play.as_mut() {
                     let mut clock =
@@ -169,10 +172,10 @@ fn popups_cover_every_cell_in_every_language() {
                 for action in actions {
                     app.update(action);
                 }
-                let area = Rect::new(0, 0, width, 24);
+                let area = Rect::new(0, 0, width, height);
                 let mut buffer = Buffer::empty(area);
                 render_buffer(&app, area, &mut buffer);
-                let theme = app_theme(&app, GameKind::Janggi);
+                let theme = app_theme(&app, game);
                 let rect = popup_rect(&buffer, theme.popup_border)
                     .unwrap_or_else(|| panic!("{name}: a popup"));
                 for y in rect.top()..rect.bottom() {
@@ -184,7 +187,7 @@ fn popups_cover_every_cell_in_every_language() {
                             covered
                                 || cell.bg != ratatui::style::Color::Reset
                                 || theme.popup.bg.is_none(),
-                            "{language:?} {name} {width}: a hole at {x},{y}: {cell:?}"
+                            "{language:?} {game:?} {name} {width}x{height}: a hole at {x},{y}: {cell:?}"
                         );
                     }
                 }
@@ -635,4 +638,70 @@ fn an_opened_record_shows_its_players_event_date_and_result() {
             }
         }
     }
+}
+
+#[test]
+fn every_settings_value_fits_its_row_in_every_language() {
+    use crate::app::settings_screen::SettingRow;
+    for language in Language::ALL {
+        for glyph_step in 0..3 {
+            // Latin letters (`--ascii`) are for English; the other languages need CJK fonts.
+            if glyph_step == 2 && language != Language::English {
+                continue;
+            }
+            for game in GAMES {
+                let mut start = App::new(settings(language, GlyphSet::Cjk));
+                start.options = StartOptions::for_game(game);
+                let in_game = midgame(settings(language, GlyphSet::Cjk), game);
+                for mut app in [start, in_game] {
+                    for _ in 0..glyph_step {
+                        app.change_setting(SettingRow::Glyphs, 1);
+                    }
+                    for (row, &setting) in SettingRow::ALL.iter().enumerate() {
+                        app.overlay = Some(crate::app::Overlay::Settings { row });
+                        let value = app.setting_value(setting);
+                        for (width, height) in [(80, 24), (120, 40)] {
+                            let text = screen(&app, width, height);
+                            // The focused value stands whole between its arrows.
+                            let mut shown =
+                                super::shown_text(app.settings.glyphs, &value).to_string();
+                            if app.settings.glyphs == GlyphSet::Latin {
+                                shown = shown.replace('·', ".");
+                            }
+                            assert!(
+                                text.contains(&format!("◀ {shown} ▶"))
+                                    || text.contains(&format!("< {shown} >")),
+                                "{language:?} {game:?} {setting:?} {width}x{height}: {value}\n{text}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chinese_names_the_sides_of_the_captured_pieces_in_simplified_characters() {
+    let app = midgame(
+        settings(Language::Chinese, GlyphSet::Cjk),
+        GameKind::Xiangqi,
+    );
+    let text = screen(&app, 80, 24);
+    assert!(!text.contains('紅'), "{text}");
+    let captured = text
+        .lines()
+        .skip_while(|line| !line.contains("吃子"))
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        captured.contains("红方") && captured.contains("黑方"),
+        "{captured}"
+    );
+    // The glyph setting names the games the Hangul pieces are for, in Chinese words.
+    assert_eq!(
+        Language::Chinese.text(Key::GlyphsHangul),
+        "韩文 (日本将棋除外)"
+    );
 }
