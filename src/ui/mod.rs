@@ -271,10 +271,29 @@ fn player_text(app: &App, player: Player) -> String {
 /// Who plays a side as the panel names them: an opened record's player by the name
 /// its headers give, else the player here (a person, the CPU, an engine).
 fn shown_player(app: &App, play: &Play, side: Side) -> String {
-    match play.record.as_ref().and_then(|record| record.player(side)) {
-        Some(name) => name.to_string(),
+    let name = play.record.as_ref().and_then(|record| record.player(side));
+    match name.and_then(|name| record_text(app.settings.glyphs, name)) {
+        Some(name) => name,
         None => player_text(app, play.player(side)),
     }
+}
+
+/// A record's text as the glyph set can show it: whole, or with `--ascii` its ASCII
+/// part only (`친선대국 · 2016-12-06` → `2016-12-06`); `None` when nothing readable is left.
+fn record_text(glyphs: GlyphSet, text: &str) -> Option<String> {
+    if glyphs != GlyphSet::Latin {
+        return Some(text.to_string());
+    }
+    let ascii: String = text
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { ' ' })
+        .collect();
+    let words: Vec<&str> = ascii.split_whitespace().collect();
+    let shown = words.join(" ");
+    shown
+        .chars()
+        .any(|c| c.is_ascii_alphanumeric())
+        .then_some(shown)
 }
 
 /// A record's path as the open prompt lists it: its folder and file name.
@@ -430,6 +449,10 @@ fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         crate::setup::NamedStart::Standard => {}
         crate::setup::NamedStart::Handicap(handicap) if glyph_set == GlyphSet::Latin => {
             title.push_str(&format!(" · {}", handicap.english()));
+        }
+        // 香落ち needs no English beside it for readers of kanji (as on the start screen).
+        crate::setup::NamedStart::Handicap(handicap) if language.names_sides_in_hanzi() => {
+            title.push_str(&format!(" · {}", handicap.japanese()));
         }
         crate::setup::NamedStart::Handicap(handicap) => {
             title.push_str(&format!(
@@ -622,7 +645,8 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         }
     }
     // An opened record's event and date, under its players.
-    if let Some(line) = play.record.as_ref().and_then(|record| record.event_line()) {
+    let event_line = play.record.as_ref().and_then(|record| record.event_line());
+    if let Some(line) = event_line.and_then(|line| record_text(app.settings.glyphs, &line)) {
         lines.push(Line::styled(
             format!(
                 "  {}",

@@ -565,6 +565,11 @@ fn a_custom_start_is_not_called_standard_or_even() {
     let app = handicap_game(Language::Japanese, &[]);
     let title = screen(&app, 80, 24).lines().next().unwrap().to_string();
     assert!(title.contains("香落ち"), "{title}");
+    // Readers of kanji get no English beside it; Korean and English readers do.
+    assert!(!title.contains("lance"), "{title}");
+    let app = handicap_game(Language::Korean, &[]);
+    let title = screen(&app, 80, 24).lines().next().unwrap().to_string();
+    assert!(title.contains("香落ち lance"), "{title}");
 }
 
 /// Records in each format, with what their headers say.
@@ -632,6 +637,13 @@ fn an_opened_record_shows_its_players_event_date_and_result() {
                 screen_text.contains(finished.trim()),
                 "{format:?} {language:?}\n{screen_text}"
             );
+            // With `--ascii`, only the ASCII part of the headers (or nothing) is shown.
+            if language == Language::English {
+                let ascii =
+                    App::from_record(settings(language, GlyphSet::Latin), record.clone(), None);
+                let ascii_text = screen(&ascii, 80, 24);
+                assert!(ascii_text.is_ascii(), "{format:?}\n{ascii_text}");
+            }
             if format == crate::record::Format::Gib && language == Language::Korean {
                 assert!(!screen_text.contains("한 차례"), "{screen_text}");
                 insta::assert_snapshot!("opened_gib_record_korean_80x24", screen_text);
