@@ -522,6 +522,16 @@ fn hand_sides(play: &Play) -> [(Side, bool); 2] {
     [(top, true), (top.opponent(), false)]
 }
 
+/// The heading of a side's hand: `▲先手` (Chinese readers `△后手` in their own
+/// characters, as the panel names them), `Sente` with Latin letters.
+fn hand_heading(language: Language, glyphs: GlyphSet, side: Side) -> String {
+    if glyphs == GlyphSet::Latin || language.names_sides_in_hanzi() {
+        side_name(language, glyphs, GameKind::Shogi, side)
+    } else {
+        native_side_name(GameKind::Shogi, side).to_string()
+    }
+}
+
 /// The rows of a hand in the hands column: (screen row, text, index into the hand or `None` for the heading).
 fn hand_rows(
     position: &AnyPosition,
@@ -531,12 +541,7 @@ fn hand_rows(
     settings: &crate::app::Settings,
 ) -> Vec<(u16, String, Option<usize>)> {
     let (language, glyphs) = (settings.language, settings.glyphs);
-    let game = position.game();
-    let heading = if glyphs == GlyphSet::Latin {
-        language.text(side_key(GameKind::Shogi, side)).to_string()
-    } else {
-        native_side_name(game, side).to_string()
-    };
+    let heading = hand_heading(language, glyphs, side);
     let mut rows = vec![(heading, None)];
     for (index, (kind, count)) in position.hand(side).into_iter().enumerate() {
         rows.push((board::hand_entry(kind, count, side, glyphs), Some(index)));
@@ -1265,14 +1270,7 @@ fn render_preview_hands(
         let Some(row) = row.filter(|&row| row > area.y && row + 1 < area.bottom()) else {
             continue;
         };
-        let heading = if glyphs == GlyphSet::Latin {
-            app.settings
-                .language
-                .text(side_key(GameKind::Shogi, side))
-                .to_string()
-        } else {
-            native_side_name(GameKind::Shogi, side).to_string()
-        };
+        let heading = hand_heading(app.settings.language, glyphs, side);
         let pieces: Vec<String> = position
             .hand(side)
             .into_iter()

@@ -694,7 +694,12 @@ fn every_settings_value_fits_its_row_in_every_language() {
 }
 
 #[test]
-fn chinese_names_the_sides_of_the_captured_pieces_in_simplified_characters() {
+fn chinese_names_the_sides_of_the_captured_pieces_and_hands_in_simplified_characters() {
+    // Shogi's hands: 后手, as the panel says, not Japanese 後手.
+    let app = midgame(settings(Language::Chinese, GlyphSet::Cjk), GameKind::Shogi);
+    let text = screen(&app, 80, 24);
+    assert!(!text.contains("後手"), "{text}");
+    assert!(text.contains("△后手"), "{text}");
     let app = midgame(
         settings(Language::Chinese, GlyphSet::Cjk),
         GameKind::Xiangqi,
