@@ -772,8 +772,13 @@ keys! {
     KeyNotation,
     /// Status: the move list now uses this notation.
     StatusNotation,
-    /// Start screen: continue the saved game (game name, moves played).
+    /// Start screen: continue the saved game (game name, plies played: shogi, janggi).
     ContinueSavedGame,
+    /// Start screen: continue the saved xiangqi game (game name, the round it reached,
+    /// as its move list numbers it).
+    ContinueSavedGameRounds,
+    /// Title: the game starts from a position of its own, not a standard start or handicap.
+    CustomStart,
     /// Status: the autosave could not be read (the error follows).
     StatusAutosaveUnreadable,
     /// The damaged autosave was moved aside (new path).
@@ -1014,7 +1019,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::SettingsHints, "↑↓ setting  ←→ change  s save  Esc close"),
     (Key::LanguageAuto, "auto (from LANG)"),
     (Key::GlyphsCjk, "CJK characters"),
-    (Key::GlyphsHangul, "Hangul (janggi, xiangqi)"),
+    (Key::GlyphsHangul, "Hangul (not shogi)"),
     (Key::GlyphsLatin, "Latin letters"),
     (Key::WidthNarrow, "narrow"),
     (Key::WidthWide, "wide"),
@@ -1281,6 +1286,8 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyNotation, "switch the move notation"),
     (Key::StatusNotation, "Move list in {}"),
     (Key::ContinueSavedGame, "Continue: {}, move {}"),
+    (Key::ContinueSavedGameRounds, "Continue: {}, move {}"),
+    (Key::CustomStart, "custom position"),
     (Key::StatusAutosaveUnreadable, "Saved game not restored: {}"),
     (Key::AutosaveKeptAside, "kept as {}"),
     (Key::AutosaveRestoredPartly, "The saved game was damaged: continuing without {}; the damaged file is kept as {}"),
@@ -1679,6 +1686,8 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyNotation, "기보 표기 바꾸기"),
     (Key::StatusNotation, "기보 표기: {}"),
     (Key::ContinueSavedGame, "이어 두기: {}, {}수"),
+    (Key::ContinueSavedGameRounds, "이어 두기: {}, {}번째 수"),
+    (Key::CustomStart, "임의 국면"),
     (Key::StatusAutosaveUnreadable, "저장된 대국을 불러오지 못함: {}"),
     (Key::AutosaveKeptAside, "{}(으)로 보관했습니다"),
     (Key::AutosaveRestoredPartly, "저장된 대국 파일이 손상되어 {}을(를) 빼고 이어 갑니다. 손상된 파일은 {}(으)로 보관했습니다"),

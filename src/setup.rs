@@ -321,9 +321,118 @@ impl StartOptions {
     }
 }
 
+/// A start position as the title names it: one of the game's standard starts (a janggi
+/// setup), a shogi handicap, or a position of its own (a record's or a typed FEN/SFEN),
+/// which must not pass for "standard · 平手".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NamedStart {
+    /// The standard start (any of janggi's setups).
+    Standard,
+    /// A shogi handicap start other than 平手.
+    Handicap(Handicap),
+    /// Any other position.
+    Custom,
+}
+
+impl NamedStart {
+    /// What `start` is. Only the board, side to move and hands count (not move counters).
+    pub fn of(start: &AnyPosition) -> NamedStart {
+        use crate::rules::Position;
+        let key = |position: &AnyPosition| -> String {
+            let fen = position.fen();
+            fen.split_whitespace().take(3).collect::<Vec<_>>().join(" ")
+        };
+        let wanted = key(start);
+        match start {
+            AnyPosition::Shogi(_) => {
+                match Handicap::ALL
+                    .iter()
+                    .find(|h| key(&AnyPosition::Shogi(h.position())) == wanted)
+                {
+                    Some(Handicap::Even) => NamedStart::Standard,
+                    Some(&handicap) => NamedStart::Handicap(handicap),
+                    None => NamedStart::Custom,
+                }
+            }
+            AnyPosition::Janggi(_) => {
+                let variant = start.variant();
+                let standard = Setup::ALL.iter().any(|&cho| {
+                    Setup::ALL.iter().any(|&han| {
+                        variant
+                            .position_from_fen(&start_fen(cho, han))
+                            .is_ok_and(|position| key(&position) == wanted)
+                    })
+                });
+                if standard {
+                    NamedStart::Standard
+                } else {
+                    NamedStart::Custom
+                }
+            }
+            AnyPosition::Xiangqi(_) => {
+                if key(&start.variant().start()) == wanted {
+                    NamedStart::Standard
+                } else {
+                    NamedStart::Custom
+                }
+            }
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_start_is_named_standard_handicap_or_custom() {
+        assert_eq!(
+            NamedStart::of(&Variant::Shogi.start()),
+            NamedStart::Standard
+        );
+        assert_eq!(
+            NamedStart::of(&AnyPosition::Shogi(Handicap::ALL[1].position())),
+            NamedStart::Handicap(Handicap::ALL[1])
+        );
+        let custom = Variant::Shogi
+            .position_from_fen("4k4/9/9/9/9/9/9/9/4K4 b G 1")
+            .unwrap();
+        assert_eq!(NamedStart::of(&custom), NamedStart::Custom);
+        assert_eq!(
+            NamedStart::of(&Variant::Xiangqi.start()),
+            NamedStart::Standard
+        );
+        let xiangqi = Variant::Xiangqi
+            .position_from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+            .unwrap();
+        assert_eq!(NamedStart::of(&xiangqi), NamedStart::Custom);
+        let janggi = StartOptions::for_game(GameKind::Janggi);
+        let setups = StartOptions {
+            han_setup: Setup::ALL[2],
+            cho_setup: Setup::ALL[3],
+            ..janggi
+        };
+        assert_eq!(
+            NamedStart::of(&setups.start_position()),
+            NamedStart::Standard
+        );
+        // Every start the menu offers is a standard one (gungjanggi's too).
+        for (game, choice) in GAMES.iter().enumerate() {
+            for rules in 0..choice.rule_sets.len() {
+                let options = StartOptions {
+                    game,
+                    rules,
+                    ..StartOptions::default()
+                };
+                assert_eq!(
+                    NamedStart::of(&options.start_position()),
+                    NamedStart::Standard,
+                    "{:?}",
+                    options.variant()
+                );
+            }
+        }
+    }
     use crate::rules::Position;
 
     #[test]

@@ -76,7 +76,7 @@ pub fn run(mut app: App) -> io::Result<()> {
         cursor::Hide
     )?;
     let mut terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
-    terminal.clear()?;
+    clear_for_full_redraw(&mut terminal)?;
     let (sender, receiver) = channel();
     let pool = EnginePool::new();
     // Terminal events are read on their own thread: when the terminal goes away,
@@ -220,7 +220,7 @@ fn event_loop(
         // colours, so only a whole redraw leaves no holes in the popups.
         let shown_with = (app.settings.language, app.settings.glyphs);
         if needs_full_redraw(drawn_with, shown_with) {
-            terminal.clear()?;
+            clear_for_full_redraw(terminal)?;
         }
         drawn_with = shown_with;
         terminal.draw(|frame| ui::render(app, frame))?;
@@ -279,6 +279,23 @@ pub fn needs_full_redraw(
     now: (crate::i18n::Language, crate::app::GlyphSet),
 ) -> bool {
     before != now
+}
+
+/// Clears the screen and makes the next draw write every cell, without asking the
+/// terminal where its cursor is. Ratatui's `Terminal::clear` asks (`ESC [6n`), but the
+/// reply comes back on the input the event thread reads: the screen froze for two
+/// seconds, still showing the old value (한자 after choosing 한글), and the program ended
+/// with "the cursor position could not be read" when no key followed (issue 12 item 7).
+pub fn clear_for_full_redraw<B: ratatui::backend::Backend>(
+    terminal: &mut Terminal<B>,
+) -> Result<(), B::Error> {
+    terminal
+        .backend_mut()
+        .clear_region(ratatui::backend::ClearType::All)?;
+    // After a draw the next buffer is blank and the other holds the last frame: one more
+    // swap blanks that one too, so the next draw differs from blank in every drawn cell.
+    terminal.swap_buffers();
+    Ok(())
 }
 
 /// The action of a left click at a screen cell.
@@ -566,6 +583,92 @@ mod tests {
 
     fn key(code: KeyCode) -> Event {
         Event::Key(KeyEvent::new(code, KeyModifiers::NONE))
+    }
+
+    /// A terminal that never answers where its cursor is (its reply went to the event
+    /// thread), and counts the cells drawn.
+    struct NoCursorReplies {
+        screen: ratatui::backend::TestBackend,
+        cells_drawn: usize,
+    }
+
+    impl ratatui::backend::Backend for NoCursorReplies {
+        type Error = io::Error;
+        fn draw<'a, I>(&mut self, content: I) -> io::Result<()>
+        where
+            I: Iterator<Item = (u16, u16, &'a ratatui::buffer::Cell)>,
+        {
+            let cells: Vec<_> = content.collect();
+            self.cells_drawn += cells.len();
+            let _ = self.screen.draw(cells.into_iter());
+            Ok(())
+        }
+        fn hide_cursor(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+        fn show_cursor(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+        fn get_cursor_position(&mut self) -> io::Result<ratatui::layout::Position> {
+            Err(io::Error::other(
+                "The cursor position could not be read within a normal duration",
+            ))
+        }
+        fn set_cursor_position<P: Into<ratatui::layout::Position>>(
+            &mut self,
+            _position: P,
+        ) -> io::Result<()> {
+            Ok(())
+        }
+        fn clear(&mut self) -> io::Result<()> {
+            let _ = self.screen.clear();
+            Ok(())
+        }
+        fn clear_region(&mut self, clear_type: ratatui::backend::ClearType) -> io::Result<()> {
+            let _ = self.screen.clear_region(clear_type);
+            Ok(())
+        }
+        fn size(&self) -> io::Result<ratatui::layout::Size> {
+            Ok(self.screen.size().unwrap_or_default())
+        }
+        fn window_size(&mut self) -> io::Result<ratatui::backend::WindowSize> {
+            Ok(self
+                .screen
+                .window_size()
+                .unwrap_or(ratatui::backend::WindowSize {
+                    columns_rows: ratatui::layout::Size::new(80, 24),
+                    pixels: ratatui::layout::Size::new(0, 0),
+                }))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_change_of_glyphs_redraws_the_whole_screen_without_asking_for_the_cursor() {
+        let mut app = App::new(Settings::default());
+        let mut terminal = Terminal::new(NoCursorReplies {
+            screen: ratatui::backend::TestBackend::new(80, 24),
+            cells_drawn: 0,
+        })
+        .unwrap();
+        clear_for_full_redraw(&mut terminal).unwrap();
+        terminal.draw(|frame| ui::render(&app, frame)).unwrap();
+        let first = terminal.backend().cells_drawn;
+        assert!(first > 0);
+        // The same frame again: nothing to write.
+        terminal.draw(|frame| ui::render(&app, frame)).unwrap();
+        assert_eq!(terminal.backend().cells_drawn, first);
+        // 한글 glyphs chosen: the screen is cleared (no cursor question, no error) and the
+        // next frame writes every cell it draws, not only the changed ones.
+        app.settings.glyphs = crate::app::GlyphSet::Hangul;
+        clear_for_full_redraw(&mut terminal).unwrap();
+        app.settings.glyphs = crate::app::GlyphSet::Cjk;
+        terminal.draw(|frame| ui::render(&app, frame)).unwrap();
+        assert_eq!(terminal.backend().cells_drawn, 2 * first);
+        // Ratatui's own clear asks, and fails on such a terminal.
+        assert!(terminal.clear().is_err());
     }
 
     #[test]

@@ -307,6 +307,9 @@ pub struct Play {
     /// When this game began (local time), for the start-time header of its record;
     /// `None` for a resumed or opened game, whose start is not known here.
     pub started: Option<jiff::civil::DateTime>,
+    /// An opened record's players, event and date, as its headers say (`None` for a
+    /// game played here).
+    pub record: Option<crate::record::summary::RecordSummary>,
 }
 
 impl Play {
@@ -824,6 +827,7 @@ impl App {
             hint: None,
             evaluations: Vec::new(),
             started: None,
+            record: None,
         });
         self.screen = Screen::Game;
         self.overlay = None;

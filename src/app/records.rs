@@ -38,6 +38,26 @@ pub enum SaveTarget {
     Replace(String),
 }
 
+/// An opened record's end is the file's, not a game finished here: nothing goes to the
+/// history folder for it and no game-over question covers the board.
+fn play_as_read(app: &mut App) {
+    if let Some(play) = &mut app.play {
+        play.history_recorded = true;
+    }
+    app.effects.retain(|effect| {
+        !matches!(
+            effect,
+            Effect::SaveRecord {
+                target: SaveTarget::History,
+                ..
+            }
+        )
+    });
+    if matches!(app.overlay, Some(Overlay::GameOver { .. })) {
+        app.overlay = None;
+    }
+}
+
 /// The longest file name the save prompt takes.
 const SAVE_NAME_LIMIT: usize = 200;
 
@@ -64,11 +84,14 @@ impl App {
         // The whole tree (variations, comments, marks, times) comes along; the main line
         // is the current line.
         let tree = record.full_tree();
+        let summary = crate::record::summary::RecordSummary::of(&record);
+        let stated = record.result;
         self.begin(record.game, players, None);
         if let Some(play) = &mut self.play {
             let line = tree.main_line();
             play.adopt_tree(tree, line);
         }
+        self.show_what_the_record_is(summary, stated);
         match problem {
             Some(problem) => self.show_error(Key::StatusOpenedPartly, problem),
             None => {
@@ -206,6 +229,25 @@ impl App {
             }
         }
         self.note_game_of(file.number, picked.count);
+    }
+
+    /// An opened record as what it is: its players, event and date beside the board,
+    /// and the result it states as the game's end (a resignation, a time loss), not as
+    /// a game still to be played. It is a file already: its end is not copied into the
+    /// history folder, and no game-over question comes up over it.
+    fn show_what_the_record_is(
+        &mut self,
+        summary: crate::record::summary::RecordSummary,
+        stated: Option<crate::rules::Outcome>,
+    ) {
+        let Some(play) = &mut self.play else { return };
+        play.record = Some(summary);
+        let at_the_end = play.game.moves().len() == play.line.len();
+        if let (Some(outcome), None, true) = (stated, play.game.outcome(), at_the_end) {
+            play.game.declare(outcome);
+            self.stop_clock();
+        }
+        play_as_read(self);
     }
 
     /// After [`App::open_record`] of game `number` of a file holding `count` games: the

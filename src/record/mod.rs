@@ -25,6 +25,7 @@ pub mod kif;
 pub mod library;
 pub mod pgn;
 pub mod position_line;
+pub mod summary;
 pub mod text;
 pub mod times;
 #[cfg(test)]

@@ -621,28 +621,33 @@ fn draw_shogi(position: &AnyPosition, marks: &Marks, style: BoardStyle<'_>) -> C
         if column == 8 {
             canvas.put(x + inner, y, lines.vertical, theme.grid);
         }
-        let mut cell_style = if zone(rank) { theme.zone } else { theme.board };
+        let ground = if zone(rank) { theme.zone } else { theme.board };
+        // The square's highlights, in the order the intersection boards lay them on, go
+        // over whatever stands on it: a highlight that sets a text colour sets the piece's
+        // too, so every theme can keep its pieces readable under its highlights.
+        let mut highlights = Style::new();
         if let Some(mv) = marks.last_move {
             if (mv.from == square && !mv.is_drop()) || mv.to == square {
-                cell_style = cell_style.patch(theme.last_move);
+                highlights = highlights.patch(theme.last_move);
             }
         }
         let target = marks.targets.iter().find(|m| m.to == square);
         if marks.hint.is_some_and(|mv| is_on_move(mv, square)) {
-            cell_style = cell_style.patch(theme.hint);
+            highlights = highlights.patch(theme.hint);
         }
         if marks.selected == Some(square) {
-            cell_style = cell_style.patch(theme.selected);
+            highlights = highlights.patch(theme.selected);
         }
         if marks.check == Some(square) {
-            cell_style = cell_style.patch(theme.check);
+            highlights = highlights.patch(theme.check);
         }
         if target.is_some() && position.piece_on(square).is_some() {
-            cell_style = cell_style.patch(theme.capture_target);
+            highlights = highlights.patch(theme.capture_target);
         }
         if marks.cursor == Some(square) {
-            cell_style = cell_style.patch(theme.cursor);
+            highlights = highlights.patch(theme.cursor);
         }
+        let cell_style = ground.patch(highlights);
         for offset in 0..inner {
             canvas.put(x + offset, y, " ", cell_style);
         }
@@ -652,7 +657,7 @@ fn draw_shogi(position: &AnyPosition, marks: &Marks, style: BoardStyle<'_>) -> C
                 // The side's colour and weight on the square's own background, so the
                 // promotion zone and the highlights fill the whole square.
                 let side = side_style(theme, piece.side);
-                let piece_style = cell_style.patch(Style { bg: None, ..side });
+                let piece_style = ground.patch(Style { bg: None, ..side }).patch(highlights);
                 let upside_down = piece.side == Side::Second;
                 let mark = if upside_down { lines.gote_mark } else { " " };
                 canvas.put(content_x, y, mark, piece_style);
@@ -667,7 +672,7 @@ fn draw_shogi(position: &AnyPosition, marks: &Marks, style: BoardStyle<'_>) -> C
                     content_x + 1,
                     y,
                     lines.target,
-                    cell_style.patch(theme.legal_target),
+                    ground.patch(theme.legal_target).patch(highlights),
                 );
                 if latin {
                     for pad in written..2 {

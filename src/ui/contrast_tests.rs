@@ -142,3 +142,169 @@ fn the_contrast_formula_matches_the_standard() {
     assert!((contrast((0, 0, 0), (255, 255, 255)) - 21.0).abs() < 1e-9);
     assert!((contrast((119, 119, 119), (255, 255, 255)) - 4.48).abs() < 0.01);
 }
+
+/// The board's highlights in the order the board draws them, each later one over the
+/// earlier: last move, hint, picked piece, king in check, capture target, cursor.
+const HIGHLIGHTS: [&str; 6] = [
+    "last_move",
+    "hint",
+    "selected",
+    "check",
+    "capture_target",
+    "cursor",
+];
+
+fn highlight_style(theme: &Theme, name: &str) -> Style {
+    match name {
+        "last_move" => theme.last_move,
+        "hint" => theme.hint,
+        "selected" => theme.selected,
+        "check" => theme.check,
+        "capture_target" => theme.capture_target,
+        _ => theme.cursor,
+    }
+}
+
+/// What stands on a point or square, and which highlights it can be under at once.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Content {
+    /// A piece of the first or second side (own pieces are picked, the opponent's
+    /// captured; only a king is in check).
+    Piece(crate::rules::Side),
+    /// The legal-target mark on an empty point or square.
+    Target,
+}
+// The grid lines of an empty point are lines, not text: under the cursor the point is
+// read from the brackets (checked below), under the other highlights from the highlight.
+
+/// Can these highlights be on one square with this content at once?
+fn possible(content: Content, on: &[&str]) -> bool {
+    let has = |name: &str| on.contains(&name);
+    match content {
+        // A picked piece is not a capture target; a king in check is not one either.
+        Content::Piece(_) => {
+            !(has("selected") && has("capture_target") || has("check") && has("capture_target"))
+        }
+        // Nothing is picked, in check or captured on an empty point.
+        Content::Target => !has("selected") && !has("check") && !has("capture_target"),
+    }
+}
+
+/// The style a content is drawn in under `on`, exactly as `board.rs` composes it.
+fn drawn_style(
+    theme: &Theme,
+    game: GameKind,
+    ground: Style,
+    content: Content,
+    on: &[&str],
+) -> Style {
+    let side_style = |side: crate::rules::Side| match side {
+        crate::rules::Side::First => theme.first_side,
+        crate::rules::Side::Second => theme.second_side,
+    };
+    let layers = |skip: &str| {
+        let skip = skip.to_string();
+        HIGHLIGHTS
+            .iter()
+            .filter(move |name| on.contains(name) && **name != skip)
+            .map(|name| highlight_style(theme, name))
+    };
+    if game == GameKind::Shogi {
+        // The content on the square's ground, then every highlight over it.
+        let content_style = match content {
+            Content::Piece(side) => ground.patch(Style {
+                bg: None,
+                ..side_style(side)
+            }),
+            Content::Target => ground.patch(theme.legal_target),
+        };
+        layers("").fold(content_style, |style, layer| style.patch(layer))
+    } else {
+        // The glyph in its own style on the board, each highlight restyling it; the
+        // capture mark comes right after the piece.
+        let base = match content {
+            Content::Piece(side) => theme.board.patch(side_style(side)),
+            Content::Target => theme.board.patch(theme.legal_target),
+        };
+        let base = if on.contains(&"capture_target") {
+            base.patch(theme.capture_target)
+        } else {
+            base
+        };
+        layers("capture_target").fold(base, |style, layer| style.patch(layer))
+    }
+}
+
+#[test]
+fn every_glyph_under_every_board_highlight_reaches_four_and_a_half_to_one() {
+    use crate::rules::Side;
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for name in THEME_NAMES {
+        let spec = ThemeSpec::built_in(name).expect("a built-in theme");
+        for depth in [ColorDepth::TrueColor, ColorDepth::Ansi256] {
+            let palette = Palette::new(
+                &spec,
+                ColorMode {
+                    depth,
+                    no_color: false,
+                },
+            );
+            for game in [GameKind::Xiangqi, GameKind::Shogi, GameKind::Janggi] {
+                let theme = Theme::from_palette(&palette, game);
+                let mut grounds = vec![("board", theme.board)];
+                let contents = [
+                    Content::Piece(Side::First),
+                    Content::Piece(Side::Second),
+                    Content::Target,
+                ];
+                if game == GameKind::Shogi {
+                    grounds.push(("zone", theme.zone));
+                }
+                for (ground_name, ground) in &grounds {
+                    for content in &contents {
+                        // Every set of highlights that can meet on one square, the
+                        // cursor's brackets (drawn in the cursor's style) with them.
+                        for mask in 1u32..(1 << HIGHLIGHTS.len()) {
+                            let on: Vec<&str> = HIGHLIGHTS
+                                .iter()
+                                .enumerate()
+                                .filter(|(index, _)| mask & (1 << index) != 0)
+                                .map(|(_, name)| *name)
+                                .collect();
+                            if !possible(*content, &on) {
+                                continue;
+                            }
+                            let style = drawn_style(&theme, game, *ground, *content, &on);
+                            let (fg, bg) = seen(style);
+                            let ratio = contrast(fg, bg);
+                            checked += 1;
+                            if ratio < 4.5 {
+                                failures.push(format!(
+                                    "{name} {depth:?} {game:?} {content:?} on {ground_name} under {}: {fg:?} on {bg:?} is {ratio:.2}:1",
+                                    on.join("+")
+                                ));
+                            }
+                        }
+                    }
+                }
+                let bracket = theme.board.patch(theme.cursor);
+                let (fg, bg) = seen(bracket);
+                if contrast(fg, bg) < 4.5 {
+                    failures.push(format!(
+                        "{name} {depth:?} {game:?} cursor brackets: {fg:?} on {bg:?} is {:.2}:1",
+                        contrast(fg, bg)
+                    ));
+                }
+            }
+        }
+    }
+    failures.dedup();
+    assert!(checked > 1000, "only {checked} combinations checked");
+    assert!(
+        failures.is_empty(),
+        "{} below 4.5:1:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

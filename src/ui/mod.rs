@@ -268,6 +268,34 @@ fn player_text(app: &App, player: Player) -> String {
     }
 }
 
+/// Who plays a side as the panel names them: an opened record's player by the name
+/// its headers give, else the player here (a person, the CPU, an engine).
+fn shown_player(app: &App, play: &Play, side: Side) -> String {
+    let name = play.record.as_ref().and_then(|record| record.player(side));
+    match name.and_then(|name| record_text(app.settings.glyphs, name)) {
+        Some(name) => name,
+        None => player_text(app, play.player(side)),
+    }
+}
+
+/// A record's text as the glyph set can show it: whole, or with `--ascii` its ASCII
+/// part only (`친선대국 · 2016-12-06` → `2016-12-06`); `None` when nothing readable is left.
+fn record_text(glyphs: GlyphSet, text: &str) -> Option<String> {
+    if glyphs != GlyphSet::Latin {
+        return Some(text.to_string());
+    }
+    let ascii: String = text
+        .chars()
+        .map(|c| if c.is_ascii() { c } else { ' ' })
+        .collect();
+    let words: Vec<&str> = ascii.split_whitespace().collect();
+    let shown = words.join(" ");
+    shown
+        .chars()
+        .any(|c| c.is_ascii_alphanumeric())
+        .then_some(shown)
+}
+
 /// A record's path as the open prompt lists it: its folder and file name.
 fn short_path(path: &str) -> String {
     let path = std::path::Path::new(path);
@@ -415,20 +443,36 @@ fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         shown_text(glyph_set, language.text(options.game().name)),
         rules_name
     );
-    if glyph_set == GlyphSet::Latin
-        && game == GameKind::Shogi
-        && play.game.start().fen() != crate::rules::any::Variant::Shogi.start().fen()
-    {
-        title.push_str(&format!(" · {}", options.handicap().english()));
-    } else if game == GameKind::Shogi
-        && play.game.start().fen() != crate::rules::any::Variant::Shogi.start().fen()
-    {
-        let handicap = options.handicap();
-        title.push_str(&format!(
-            " · {} {}",
-            handicap.japanese(),
-            handicap.english()
-        ));
+    // A handicap by its name, a position of the game's own (a record's, a typed SFEN)
+    // as such: never "standard · 平手".
+    match crate::setup::NamedStart::of(play.game.start()) {
+        crate::setup::NamedStart::Standard => {}
+        crate::setup::NamedStart::Handicap(handicap) if glyph_set == GlyphSet::Latin => {
+            title.push_str(&format!(" · {}", handicap.english()));
+        }
+        // 香落ち needs no English beside it for readers of kanji (as on the start screen).
+        crate::setup::NamedStart::Handicap(handicap) if language.names_sides_in_hanzi() => {
+            title.push_str(&format!(" · {}", handicap.japanese()));
+        }
+        crate::setup::NamedStart::Handicap(handicap) => {
+            title.push_str(&format!(
+                " · {} {}",
+                handicap.japanese(),
+                handicap.english()
+            ));
+        }
+        // A game of one rule set says "custom position" in its place: "standard · custom
+        // position" would contradict itself.
+        crate::setup::NamedStart::Custom if options.game().rule_sets.len() == 1 => {
+            title = format!(
+                "{} · {}",
+                shown_text(glyph_set, language.text(options.game().name)),
+                language.text(Key::CustomStart)
+            );
+        }
+        crate::setup::NamedStart::Custom => {
+            title.push_str(&format!(" · {}", language.text(Key::CustomStart)));
+        }
     }
     title_line(app, title, layout.title, buffer);
 
@@ -478,6 +522,16 @@ fn hand_sides(play: &Play) -> [(Side, bool); 2] {
     [(top, true), (top.opponent(), false)]
 }
 
+/// The heading of a side's hand: `▲先手` (Chinese readers `△后手` in their own
+/// characters, as the panel names them), `Sente` with Latin letters.
+fn hand_heading(language: Language, glyphs: GlyphSet, side: Side) -> String {
+    if glyphs == GlyphSet::Latin || language.names_sides_in_hanzi() {
+        side_name(language, glyphs, GameKind::Shogi, side)
+    } else {
+        native_side_name(GameKind::Shogi, side).to_string()
+    }
+}
+
 /// The rows of a hand in the hands column: (screen row, text, index into the hand or `None` for the heading).
 fn hand_rows(
     position: &AnyPosition,
@@ -487,12 +541,7 @@ fn hand_rows(
     settings: &crate::app::Settings,
 ) -> Vec<(u16, String, Option<usize>)> {
     let (language, glyphs) = (settings.language, settings.glyphs);
-    let game = position.game();
-    let heading = if glyphs == GlyphSet::Latin {
-        language.text(side_key(GameKind::Shogi, side)).to_string()
-    } else {
-        native_side_name(game, side).to_string()
-    };
+    let heading = hand_heading(language, glyphs, side);
     let mut rows = vec![(heading, None)];
     for (index, (kind, count)) in position.hand(side).into_iter().enumerate() {
         rows.push((board::hand_entry(kind, count, side, glyphs), Some(index)));
@@ -573,10 +622,7 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 side_name(language, glyphs, game, side),
                 theme.side_label(side),
             ),
-            Span::styled(
-                format!("  {}", player_text(app, play.player(side))),
-                theme.dim,
-            ),
+            Span::styled(format!("  {}", shown_player(app, play, side)), theme.dim),
         ];
         // The clock sits at the end of the player's line, or under it when the panel is narrow.
         if let Some(face) = clocks::clock_face(app, play, side, &theme) {
@@ -602,6 +648,17 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
                 language, status, side, area.width, &theme,
             ));
         }
+    }
+    // An opened record's event and date, under its players.
+    let event_line = play.record.as_ref().and_then(|record| record.event_line());
+    if let Some(line) = event_line.and_then(|line| record_text(app.settings.glyphs, &line)) {
+        lines.push(Line::styled(
+            format!(
+                "  {}",
+                cut_to_width(&line, usize::from(area.width.saturating_sub(2)))
+            ),
+            theme.dim,
+        ));
     }
     // The state of play.
     if let Some(outcome) = outcome.filter(|_| play.review.is_none()) {
@@ -662,7 +719,9 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
             let mut spans = vec![Span::styled(
                 format!(
                     " {} ",
-                    if glyphs == GlyphSet::Latin {
+                    // Chinese and Japanese readers get their own word (红方, not the
+                    // board's traditional 紅); Korean keeps the board's 楚/漢.
+                    if glyphs == GlyphSet::Latin || language.names_sides_in_hanzi() {
                         language.text(side_key(game, side))
                     } else {
                         native_side_name(game, side)
@@ -739,7 +798,29 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     Paragraph::new(lines).render(area, buffer);
 }
 
-/// The move list, two plies a line, scrolled so the shown ply is visible.
+/// How a game's move list counts: shogi players count plies (手) and janggi records
+/// (.gib) number every ply too; xiangqi numbers rounds (回合), Red's and Black's move
+/// under one number.
+pub fn counts_plies(game: GameKind) -> bool {
+    game != GameKind::Xiangqi
+}
+
+/// The number the move list shows beside the last of `plies` moves of a game whose
+/// first mover is `first_mover`: the ply itself, or (xiangqi) its round. The start
+/// screen's "continue" row says the same number.
+pub fn shown_move_number(game: GameKind, first_mover: Side, plies: usize) -> usize {
+    if counts_plies(game) {
+        plies
+    } else {
+        (plies + usize::from(first_mover == Side::Second)).div_ceil(2)
+    }
+}
+
+/// The move list, scrolled so the shown ply is visible. Shogi and janggi: two plies a
+/// line from ply 1, each with its own number (`1 ▲７六歩   2 △３四歩`), so a handicap
+/// game's first move (Gote's) opens the first line instead of standing under an empty
+/// Sente column; one ply a line where two do not fit. Xiangqi: one round a line, Red's
+/// move then Black's (`1. 炮二平五   马８进７`).
 fn move_list_lines(
     play: &Play,
     language: Language,
@@ -760,12 +841,30 @@ fn move_list_lines(
         next.play_unchecked(mv);
         positions.push(next);
     }
+    let game = play.game.variant().kind();
     let first_mover = play.game.start().side_to_move();
     let shown = play.shown_ply();
-    // Plies are laid out in rows of two, the first player's move on the left.
-    let offset = usize::from(first_mover == Side::Second);
-    let total_rows = (moves.len() + offset).div_ceil(2);
-    let focus_row = (shown.saturating_sub(1) + offset) / 2;
+    let by_ply = counts_plies(game);
+    // Each ply's number takes as many digits as the last one needs (at least two).
+    let digits = moves.len().max(10).to_string().len();
+    let number_width = digits + if game == GameKind::Shogi { 1 } else { 2 };
+    // Xiangqi: one number a line; by ply: one number a ply, two plies a line when they fit.
+    let per_row = if by_ply && usize::from(width) < 2 * (number_width + 7) + 1 {
+        1
+    } else {
+        2
+    };
+    let column = if by_ply {
+        (usize::from(width).saturating_sub(1) / per_row)
+            .saturating_sub(number_width)
+            .clamp(7, 12)
+    } else {
+        (width.saturating_sub(5) / 2).clamp(7, 12) as usize
+    };
+    // Xiangqi rounds begin with Red: a game Black begins leaves Red's first place empty.
+    let offset = usize::from(!by_ply && first_mover == Side::Second);
+    let total_rows = (moves.len() + offset).div_ceil(per_row);
+    let focus_row = (shown.saturating_sub(1) + offset) / per_row;
     let first_row = if total_rows <= room {
         0
     } else {
@@ -778,7 +877,6 @@ fn move_list_lines(
                 0
             })
     };
-    let column = (width.saturating_sub(5) / 2).clamp(7, 12) as usize;
     let notation = play.notation_for(language, glyph_set);
     let text_of = |ply: usize| -> String {
         if let Some(word) = gungjanggi::pass_word(language, &positions[ply], moves[ply], notation) {
@@ -798,13 +896,26 @@ fn move_list_lines(
     };
     let mut lines = Vec::new();
     for row in first_row..total_rows.min(first_row + room) {
-        let mut spans = vec![Span::styled(format!("{:>3}. ", row + 1), theme.dim)];
-        for slot in 0..2 {
-            let ply = (row * 2 + slot).checked_sub(offset);
+        let mut spans = Vec::new();
+        if !by_ply {
+            spans.push(Span::styled(format!("{:>3}. ", row + 1), theme.dim));
+        }
+        for slot in 0..per_row {
+            let ply = (row * per_row + slot).checked_sub(offset);
             let text = match ply {
                 Some(ply) if ply < moves.len() => text_of(ply),
                 _ => String::new(),
             };
+            if by_ply {
+                let number = match ply {
+                    Some(ply) if ply < moves.len() => ply + 1,
+                    _ => break,
+                };
+                // Shogi writes `1 ▲７六歩` as KIF does; janggi `1. 79졸78` as .gib does.
+                let dot = if game == GameKind::Shogi { "" } else { "." };
+                let label = format!("{number:>digits$}{dot} ");
+                spans.push(Span::styled(format!("{label:>number_width$}"), theme.dim));
+            }
             let style = match ply {
                 Some(ply) if ply + 1 == shown => theme.highlight,
                 Some(ply) if ply >= played => theme.dim,
@@ -987,8 +1098,17 @@ fn full_start_value(app: &App, options: &StartOptions, field: StartField) -> Str
                 let variant = saved.game.variant();
                 let name = language.text(StartOptions::for_variant(variant).game().name);
                 let short = name.split_whitespace().next().unwrap_or(name);
-                let ply = saved.game.moves().len().to_string();
-                language.format(Key::ContinueSavedGame, &[short, &ply])
+                // The number the move list ends at: plies, or xiangqi's rounds.
+                let kind = variant.kind();
+                let plies = saved.game.moves().len();
+                let first_mover = saved.game.start().side_to_move();
+                let number = shown_move_number(kind, first_mover, plies).to_string();
+                let key = if counts_plies(kind) {
+                    Key::ContinueSavedGame
+                } else {
+                    Key::ContinueSavedGameRounds
+                };
+                language.format(key, &[short, &number])
             }
             None => String::new(),
         },
@@ -1100,6 +1220,7 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
             Rect::new(preview.x, preview.y, board_width, board_height),
             buffer,
         );
+        render_preview_hands(app, &position, preview, area, &theme, buffer);
     }
     // A message (e.g. an autosave that could not be read) takes the hints' place until
     // the next key.
@@ -1120,6 +1241,54 @@ fn render_start(app: &App, area: Rect, buffer: &mut Buffer) {
         .alignment(Alignment::Center)
         .style(style)
         .render(hints, buffer);
+}
+
+/// The pieces in hand of a previewed shogi position (a saved game's): Gote's on the
+/// row above the board, Sente's on the row below, each line led by its side's mark.
+/// Nothing is drawn while both hands are empty (a start position) or where no row is free.
+fn render_preview_hands(
+    app: &App,
+    position: &AnyPosition,
+    preview: Rect,
+    area: Rect,
+    theme: &Theme,
+    buffer: &mut Buffer,
+) {
+    if position.game() != GameKind::Shogi
+        || [Side::First, Side::Second]
+            .iter()
+            .all(|&side| position.hand(side).is_empty())
+    {
+        return;
+    }
+    let glyphs = app.settings.glyphs;
+    for (side, row) in [
+        (Side::Second, preview.y.checked_sub(1)),
+        (Side::First, Some(preview.bottom())),
+    ] {
+        // The title takes the first row and the hints the last.
+        let Some(row) = row.filter(|&row| row > area.y && row + 1 < area.bottom()) else {
+            continue;
+        };
+        let heading = hand_heading(app.settings.language, glyphs, side);
+        let pieces: Vec<String> = position
+            .hand(side)
+            .into_iter()
+            .map(|(kind, count)| board::hand_entry(kind, count, side, glyphs))
+            .collect();
+        let width = usize::from(area.right().saturating_sub(preview.x));
+        let text = cut_to_width(&format!("{heading} {}", pieces.join(" ")), width);
+        buffer.set_stringn(preview.x, row, &heading, width, theme.side_label(side));
+        let rest = text.get(heading.len()..).unwrap_or("");
+        let heading_width = board::text_width(&heading, false);
+        buffer.set_stringn(
+            preview.x + heading_width,
+            row,
+            rest,
+            width.saturating_sub(usize::from(heading_width)),
+            theme.hand,
+        );
+    }
 }
 
 /// Where the start screen's menu and preview go.

@@ -146,7 +146,10 @@ fn popup_rect(buffer: &Buffer, border: Style) -> Option<Rect> {
 #[test]
 fn popups_cover_every_cell_in_every_language() {
     for language in LANGUAGES {
-        for width in [80u16, 81, 100, 120] {
+        for ((width, height), game) in [(80u16, 24u16), (81, 24), (100, 30), (120, 40)]
+            .into_iter()
+            .flat_map(|size| GAMES.map(|game| (size, game)))
+        {
             for (name, actions) in [
                 ("help", vec![Action::Help]),
                 ("settings", vec![Action::Settings]),
@@ -158,7 +161,7 @@ fn popups_cover_every_cell_in_every_language() {
                 ("quit", vec![Action::Quit]),
             ] {
                 // A timed game: its clocks stand at the right edge of the panel.
-                let mut app = midgame(settings(language, GlyphSet::Cjk), GameKind::Janggi);
+                let mut app = midgame(settings(language, GlyphSet::Cjk), game);
                 let now = app.now();
                 if let Some(play) = app.play.as_mut() {
                     let mut clock =
@@ -169,10 +172,10 @@ fn popups_cover_every_cell_in_every_language() {
                 for action in actions {
                     app.update(action);
                 }
-                let area = Rect::new(0, 0, width, 24);
+                let area = Rect::new(0, 0, width, height);
                 let mut buffer = Buffer::empty(area);
                 render_buffer(&app, area, &mut buffer);
-                let theme = app_theme(&app, GameKind::Janggi);
+                let theme = app_theme(&app, game);
                 let rect = popup_rect(&buffer, theme.popup_border)
                     .unwrap_or_else(|| panic!("{name}: a popup"));
                 for y in rect.top()..rect.bottom() {
@@ -184,7 +187,7 @@ fn popups_cover_every_cell_in_every_language() {
                             covered
                                 || cell.bg != ratatui::style::Color::Reset
                                 || theme.popup.bg.is_none(),
-                            "{language:?} {name} {width}: a hole at {x},{y}: {cell:?}"
+                            "{language:?} {game:?} {name} {width}x{height}: a hole at {x},{y}: {cell:?}"
                         );
                     }
                 }
@@ -405,4 +408,317 @@ fn a_long_message_on_the_start_screen_is_cut_with_an_ellipsis() {
         .find(|line| line.contains("config.toml"))
         .unwrap();
     assert!(last.contains('…'), "{last}");
+}
+
+/// A shogi game from a handicap start (Gote moves first) with `moves` played.
+fn handicap_game(language: Language, moves: &[&str]) -> App {
+    let mut options = StartOptions::for_game(GameKind::Shogi);
+    options.handicap = 1;
+    let mut app = App::with_game(settings(language, GlyphSet::Cjk), options);
+    let play = app.play.as_mut().unwrap();
+    for text in moves {
+        let mv = super::benchmark::parse_move(play.game.position(), text).unwrap();
+        play.play_and_record(mv).unwrap();
+    }
+    app
+}
+
+#[test]
+fn shogi_moves_are_numbered_by_ply_and_a_handicap_game_starts_on_the_left() {
+    // An even game: every ply its own number, the list ending at the sixth.
+    let app = midgame(settings(Language::Japanese, GlyphSet::Cjk), GameKind::Shogi);
+    for (width, height) in [(80, 24), (120, 40)] {
+        let text = screen(&app, width, height);
+        assert!(text.contains(" 1 ▲７六歩"), "{text}");
+        assert!(text.contains(" 2 △３四歩"), "{text}");
+        assert!(text.contains(" 6 △８四歩"), "{text}");
+        insta::assert_snapshot!(format!("shogi_plies_japanese_{width}x{height}"), text);
+    }
+    // A handicap game: Gote's first move opens the first line, under number 1.
+    let app = handicap_game(Language::Japanese, &["3c3d", "7g7f", "8c8d"]);
+    let text = screen(&app, 80, 24);
+    let first = text
+        .lines()
+        .find(|line| line.contains("△３四歩"))
+        .expect("Gote's first move");
+    assert!(first.contains(" 1 △３四歩"), "{first}");
+    assert!(first.contains(" 2 ▲７六歩"), "{first}");
+    assert!(text.contains(" 3 △８四歩"), "{text}");
+    insta::assert_snapshot!("shogi_handicap_plies_japanese_80x24", text);
+}
+
+#[test]
+fn janggi_counts_plies_and_xiangqi_counts_rounds_as_their_records_do() {
+    let janggi = screen(
+        &midgame(settings(Language::Korean, GlyphSet::Cjk), GameKind::Janggi),
+        80,
+        24,
+    );
+    let plies = midgame(Settings::default(), GameKind::Janggi)
+        .play
+        .unwrap()
+        .game
+        .moves()
+        .len();
+    assert!(janggi.contains(" 1. "), "{janggi}");
+    assert!(janggi.contains(&format!(" {plies}. ")), "{janggi}");
+    let xiangqi = screen(
+        &midgame(
+            settings(Language::Chinese, GlyphSet::Cjk),
+            GameKind::Xiangqi,
+        ),
+        80,
+        24,
+    );
+    assert!(xiangqi.contains("  1. "), "{xiangqi}");
+}
+
+#[test]
+fn the_continue_row_counts_as_the_move_list_does() {
+    for game in GAMES {
+        for language in Language::ALL {
+            let played = midgame(settings(language, GlyphSet::Cjk), game);
+            let saved = played.saved_game().expect("a game to save");
+            let moves = saved.game.moves().len();
+            let number = shown_move_number(game, Side::First, moves);
+            // The move list's last number…
+            let list = screen(&played, 80, 24);
+            let marker = match game {
+                GameKind::Shogi => format!(" {number} "),
+                _ => format!(" {number}. "),
+            };
+            assert!(
+                list.contains(&marker),
+                "{game:?} {language:?}: {marker:?}\n{list}"
+            );
+            // …is the number the start screen offers to continue from.
+            let mut start = App::new(settings(language, GlyphSet::Cjk));
+            start.offer_saved_game(saved);
+            let text = screen(&start, 80, 24);
+            let row = text
+                .lines()
+                .find(|line| line.contains("[ ") && line.contains(&number.to_string()))
+                .unwrap_or_else(|| panic!("{game:?} {language:?}: no continue row\n{text}"));
+            assert!(
+                !row.contains(&format!(" {moves}")) || number == moves,
+                "{row}"
+            );
+        }
+    }
+    assert_eq!(shown_move_number(GameKind::Shogi, Side::First, 8), 8);
+    assert_eq!(shown_move_number(GameKind::Janggi, Side::First, 8), 8);
+    assert_eq!(shown_move_number(GameKind::Xiangqi, Side::First, 8), 4);
+    assert_eq!(shown_move_number(GameKind::Xiangqi, Side::Second, 8), 5);
+}
+
+#[test]
+fn the_shogi_continue_preview_shows_the_pieces_in_hand() {
+    // The sample game trades bishops: each side holds one.
+    let played = midgame(settings(Language::Japanese, GlyphSet::Cjk), GameKind::Shogi);
+    let saved = played.saved_game().unwrap();
+    for (width, height) in [(80, 24), (120, 40)] {
+        let mut start = App::new(settings(Language::Japanese, GlyphSet::Cjk));
+        start.offer_saved_game(saved.clone());
+        let text = screen(&start, width, height);
+        assert!(text.contains("△後手 角"), "{text}");
+        assert!(text.contains("▲先手 角"), "{text}");
+        insta::assert_snapshot!(
+            format!("shogi_continue_hands_japanese_{width}x{height}"),
+            text
+        );
+    }
+    // The new-game preview (both hands empty) draws no hands rows.
+    let mut start = App::new(settings(Language::Japanese, GlyphSet::Cjk));
+    start.options = StartOptions::for_game(GameKind::Shogi);
+    let text = screen(&start, 80, 24);
+    // Only the player row names Sente.
+    assert_eq!(
+        text.lines().filter(|line| line.contains("▲先手")).count(),
+        1,
+        "{text}"
+    );
+}
+
+#[test]
+fn a_custom_start_is_not_called_standard_or_even() {
+    for (language, word) in [
+        (Language::English, "custom position"),
+        (Language::Korean, "임의 국면"),
+        (Language::Chinese, "自定局面"),
+        (Language::Japanese, "任意局面"),
+    ] {
+        let shogi = Variant::Shogi
+            .position_from_fen("4k4/9/9/9/9/9/9/9/4K4 b G 1")
+            .unwrap();
+        let app = App::from_position(settings(language, GlyphSet::Cjk), shogi);
+        let title = screen(&app, 80, 24).lines().next().unwrap().to_string();
+        assert!(title.contains(word), "{title}");
+        assert!(!title.contains("平手"), "{title}");
+        let xiangqi = Variant::Xiangqi
+            .position_from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w - - 0 1")
+            .unwrap();
+        let app = App::from_position(settings(language, GlyphSet::Cjk), xiangqi);
+        let title = screen(&app, 80, 24).lines().next().unwrap().to_string();
+        assert!(title.contains(word), "{title}");
+    }
+    // A handicap start is named as one.
+    let app = handicap_game(Language::Japanese, &[]);
+    let title = screen(&app, 80, 24).lines().next().unwrap().to_string();
+    assert!(title.contains("香落ち"), "{title}");
+    // Readers of kanji get no English beside it; Korean and English readers do.
+    assert!(!title.contains("lance"), "{title}");
+    let app = handicap_game(Language::Korean, &[]);
+    let title = screen(&app, 80, 24).lines().next().unwrap().to_string();
+    assert!(title.contains("香落ち lance"), "{title}");
+}
+
+/// Records in each format, with what their headers say.
+const RECORDS: [(&str, crate::record::Format, &str, &str, &str); 4] = [
+    (
+        "[Event \"全国象棋锦标赛\"]\n[Date \"1960.05.01\"]\n[Red \"胡荣华\"]\n[Black \"杨官璘\"]\n[Result \"0-1\"]\n\n1. h2e2 h9g7 0-1\n",
+        crate::record::Format::Pgn,
+        "胡荣华",
+        "杨官璘",
+        "全国象棋锦标赛 · 1960.05.01",
+    ),
+    (
+        "開始日時：2024/05/01\n棋戦：名人戦\n手合割：平手\n先手：羽生善治\n後手：藤井聡太\n手数----指手---------消費時間--\n   1 ７六歩(77)\n   2 投了\nまで1手で先手の勝ち\n",
+        crate::record::Format::Kif,
+        "羽生善治",
+        "藤井聡太",
+        "名人戦 · 2024/05/01",
+    ),
+    (
+        "V2.2\nN+Sente Player\nN-Gote Player\n$EVENT:Floodgate\n$START_TIME:2024/01/02\nPI\n+\n+7776FU\n%TORYO\n",
+        crate::record::Format::Csa,
+        "Sente Player",
+        "Gote Player",
+        "Floodgate · 2024/01/02",
+    ),
+    (
+        "[대회명 \"친선대국\"]\n[대국일자 \"2016-12-06\"]\n[초대국자 \"하여명\"]\n[한대국자 \"전동하\"]\n[초차림 \"상마상마\"]\n[한차림 \"상마상마\"]\n[대국결과 \"초 완승\"]\n\n1. 71졸72 2. 49병48\n",
+        crate::record::Format::Gib,
+        "하여명",
+        "전동하",
+        "친선대국 · 2016-12-06",
+    ),
+];
+
+#[test]
+fn an_opened_record_shows_its_players_event_date_and_result() {
+    for (text, format, first, second, event) in RECORDS {
+        let record = crate::record::read_bytes(text.as_bytes(), "test", format).unwrap();
+        let stated = record.result.expect("each sample states its result");
+        for language in Language::ALL {
+            let mut app = App::from_record(settings(language, GlyphSet::Cjk), record.clone(), None);
+            let play = app.play.as_ref().unwrap();
+            // The stated result is the game's end: not a game still to be played on.
+            assert_eq!(play.game.outcome(), Some(stated), "{format:?}");
+            assert_eq!(
+                app.overlay, None,
+                "{format:?}: no game-over question over the record"
+            );
+            let effects = app.take_effects();
+            assert!(
+                !effects
+                    .iter()
+                    .any(|effect| matches!(effect, crate::app::Effect::SaveRecord { .. })),
+                "{format:?}: an opened record is not copied into the history"
+            );
+            let screen_text = screen(&app, 80, 24);
+            for name in [first, second, event] {
+                assert!(
+                    screen_text.contains(name),
+                    "{format:?} {language:?}: {name}\n{screen_text}"
+                );
+            }
+            let finished = language.format(Key::GameFinished, &[""]);
+            assert!(
+                screen_text.contains(finished.trim()),
+                "{format:?} {language:?}\n{screen_text}"
+            );
+            // With `--ascii`, only the ASCII part of the headers (or nothing) is shown.
+            if language == Language::English {
+                let ascii =
+                    App::from_record(settings(language, GlyphSet::Latin), record.clone(), None);
+                let ascii_text = screen(&ascii, 80, 24);
+                assert!(ascii_text.is_ascii(), "{format:?}\n{ascii_text}");
+            }
+            if format == crate::record::Format::Gib && language == Language::Korean {
+                assert!(!screen_text.contains("한 차례"), "{screen_text}");
+                insta::assert_snapshot!("opened_gib_record_korean_80x24", screen_text);
+            }
+        }
+    }
+}
+
+#[test]
+fn every_settings_value_fits_its_row_in_every_language() {
+    use crate::app::settings_screen::SettingRow;
+    for language in Language::ALL {
+        for glyph_step in 0..3 {
+            // Latin letters (`--ascii`) are for English; the other languages need CJK fonts.
+            if glyph_step == 2 && language != Language::English {
+                continue;
+            }
+            for game in GAMES {
+                let mut start = App::new(settings(language, GlyphSet::Cjk));
+                start.options = StartOptions::for_game(game);
+                let in_game = midgame(settings(language, GlyphSet::Cjk), game);
+                for mut app in [start, in_game] {
+                    for _ in 0..glyph_step {
+                        app.change_setting(SettingRow::Glyphs, 1);
+                    }
+                    for (row, &setting) in SettingRow::ALL.iter().enumerate() {
+                        app.overlay = Some(crate::app::Overlay::Settings { row });
+                        let value = app.setting_value(setting);
+                        for (width, height) in [(80, 24), (120, 40)] {
+                            let text = screen(&app, width, height);
+                            // The focused value stands whole between its arrows.
+                            let mut shown =
+                                super::shown_text(app.settings.glyphs, &value).to_string();
+                            if app.settings.glyphs == GlyphSet::Latin {
+                                shown = shown.replace('·', ".");
+                            }
+                            assert!(
+                                text.contains(&format!("◀ {shown} ▶"))
+                                    || text.contains(&format!("< {shown} >")),
+                                "{language:?} {game:?} {setting:?} {width}x{height}: {value}\n{text}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn chinese_names_the_sides_of_the_captured_pieces_and_hands_in_simplified_characters() {
+    // Shogi's hands: 后手, as the panel says, not Japanese 後手.
+    let app = midgame(settings(Language::Chinese, GlyphSet::Cjk), GameKind::Shogi);
+    let text = screen(&app, 80, 24);
+    assert!(!text.contains("後手"), "{text}");
+    assert!(text.contains("△后手"), "{text}");
+    let app = midgame(
+        settings(Language::Chinese, GlyphSet::Cjk),
+        GameKind::Xiangqi,
+    );
+    let text = screen(&app, 80, 24);
+    assert!(!text.contains('紅'), "{text}");
+    let captured = text
+        .lines()
+        .skip_while(|line| !line.contains("吃子"))
+        .take(3)
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        captured.contains("红方") && captured.contains("黑方"),
+        "{captured}"
+    );
+    // The glyph setting names the games the Hangul pieces are for, in Chinese words.
+    assert_eq!(
+        Language::Chinese.text(Key::GlyphsHangul),
+        "韩文 (日本将棋除外)"
+    );
 }
