@@ -9,8 +9,10 @@
 mod clocks;
 pub mod draw;
 pub mod keymap;
+pub mod learn;
 pub mod preferences;
 pub mod records;
+pub mod review;
 mod searches;
 pub mod settings_screen;
 pub use crate::setup;
@@ -222,6 +224,9 @@ pub enum Effect {
     SaveConfig(Vec<crate::config::Change>),
     /// Ring the terminal bell (the CPU has moved and `bell = true`).
     Bell,
+    /// Analyse a line on a worker ([`crate::analysis`]), answering with
+    /// [`Action::AnalysisProgress`] and [`Action::AnalysisFinished`].
+    StartAnalysis(Box<review::AnalysisJob>),
 }
 
 /// The current selection on the board.
@@ -296,6 +301,10 @@ pub struct Play {
     pub hint: Option<Move>,
     /// The final score of each CPU search of this game, for answering draw offers.
     pub evaluations: Vec<draw::Evaluation>,
+    /// The whole-game analysis running and the last one finished.
+    pub analysis: review::Review,
+    /// The exercises of "learn from your mistakes", while they are shown.
+    pub learn: Option<learn::Learn>,
 }
 
 impl Play {
@@ -420,6 +429,8 @@ pub struct App {
     popup_paused_clock: bool,
     /// CPU against CPU after an undo: the CPUs wait until the player resumes (`P`).
     pub cpus_held: bool,
+    /// The search budget per position of "analyse this game" (the default of `qipan analyse`).
+    pub analysis_budget: crate::analysis::Budget,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -451,6 +462,7 @@ impl App {
             popup_paused: false,
             popup_paused_clock: false,
             cpus_held: false,
+            analysis_budget: crate::analysis::Budget::default(),
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -630,6 +642,18 @@ impl App {
                 self.engine_failed(search, &message);
                 return;
             }
+            Action::AnalysisProgress {
+                analysis,
+                done,
+                total,
+            } => {
+                self.analysis_progress(analysis, done, total);
+                return;
+            }
+            Action::AnalysisFinished { analysis, answer } => {
+                self.analysis_finished(analysis, *answer);
+                return;
+            }
             Action::Hint => {}
             // Any other key or click cancels a hint search.
             _ => self.stop_hint_search(),
@@ -757,6 +781,7 @@ impl App {
     /// Starts playing `game`; its clocks start from `saved` (a resumed game) or afresh.
     fn begin(&mut self, game: Game, players: [Player; 2], saved: Option<SavedClock>) {
         self.stop_search();
+        self.stop_analysis_quietly();
         if !self.settings.engines.is_empty() {
             self.effects.push(Effect::ResetEngines);
         }
@@ -790,6 +815,8 @@ impl App {
             hint_search: None,
             hint: None,
             evaluations: Vec::new(),
+            analysis: review::Review::default(),
+            learn: None,
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -835,6 +862,10 @@ impl App {
                 Action::NewGame => self.game_over_choice(1),
                 Action::Quit => self.game_over_choice(2),
                 Action::Save => self.open_save_prompt(),
+                Action::AnalyseGame => {
+                    self.overlay = None;
+                    self.start_analysis();
+                }
                 _ => {}
             },
             Overlay::Confirm(question) => match action {
@@ -999,12 +1030,17 @@ impl App {
             self.screen = Screen::Start;
             return;
         }
+        if self.learning() {
+            self.update_learn(action);
+            return;
+        }
         match action {
             Action::Up => self.move_cursor(0, 1),
             Action::Down => self.move_cursor(0, -1),
             Action::Left => self.move_cursor(-1, 0),
             Action::Right => self.move_cursor(1, 0),
             Action::Select => self.select(),
+            Action::Cancel if self.analysis_running() => self.cancel_analysis(),
             Action::Cancel => self.cancel(),
             Action::ToggleHand => self.toggle_hand(),
             // While reviewing, the prompt opens without cutting the game: `#N` jumps,
@@ -1063,6 +1099,12 @@ impl App {
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Settings => self.open_settings(),
             Action::Variations => self.open_variations(),
+            Action::AnalyseGame => self.start_analysis(),
+            Action::PreviousMistake => self.jump_to_mistake(false, false),
+            Action::NextMistake => self.jump_to_mistake(true, false),
+            Action::PreviousMistakeOfSide => self.jump_to_mistake(false, true),
+            Action::NextMistakeOfSide => self.jump_to_mistake(true, true),
+            Action::Learn => self.start_learning(),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
             Action::HistoryForward => self.review_step(1),
@@ -1298,6 +1340,11 @@ impl App {
 
     /// Plays a move for the side to move (a human's, a typed one, or the CPU's).
     fn play_move(&mut self, mv: Move) {
+        // In an exercise a move is tried, not played.
+        if self.learning() {
+            self.learn_try(mv);
+            return;
+        }
         // A move made after the flag fell does not count.
         if self.check_flag() {
             return;
@@ -1821,6 +1868,8 @@ pub fn native_side_name(game: GameKind, side: Side) -> &'static str {
 mod clock_tests;
 #[cfg(test)]
 mod newplayer_tests;
+#[cfg(test)]
+mod review_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

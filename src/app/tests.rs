@@ -531,7 +531,8 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
         | Effect::SaveConfig(_)
         | Effect::Bell
         | Effect::ListRecords
-        | Effect::OpenRecord(_) => None,
+        | Effect::OpenRecord(_)
+        | Effect::StartAnalysis(_) => None,
     })
 }
 
