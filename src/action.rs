@@ -457,7 +457,7 @@ pub enum Action {
     Learn,
     /// The whole-game analysis with this id has searched `done` of `total` positions.
     AnalysisProgress {
-        /// The analysis id from [`crate::app::review::AnalysisJob`].
+        /// The analysis id the client gave the job.
         analysis: u64,
         /// Positions searched.
         done: usize,
