@@ -586,6 +586,8 @@ keys! {
     ChoiceNewGame,
     /// Game over choice: quit.
     ChoiceQuit,
+    /// Game-over choice: analyse the game.
+    ChoiceAnalyse,
     /// Reason.
     ReasonCheckmate,
     /// Reason.
@@ -1209,6 +1211,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ChoiceReview, "Review the game"),
     (Key::ChoiceNewGame, "New game"),
     (Key::ChoiceQuit, "Quit"),
+    (Key::ChoiceAnalyse, "Analyse the game"),
     (Key::ReasonCheckmate, "by checkmate"),
     (Key::ReasonStalemate, "by stalemate (no legal move)"),
     (Key::ReasonPerpetualCheck, "by perpetual check"),
@@ -1618,6 +1621,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ChoiceReview, "복기하기"),
     (Key::ChoiceNewGame, "새 대국"),
     (Key::ChoiceQuit, "종료"),
+    (Key::ChoiceAnalyse, "대국 분석"),
     (Key::ReasonCheckmate, "외통"),
     (Key::ReasonStalemate, "둘 수가 없음"),
     (Key::ReasonPerpetualCheck, "연속 장군"),

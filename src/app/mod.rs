@@ -137,7 +137,7 @@ pub enum Overlay {
     },
     /// The result, with a choice of what next.
     GameOver {
-        /// 0 review, 1 new game, 2 quit.
+        /// 0 review, 1 new game, 2 quit, 3 analyse.
         choice: usize,
     },
     /// A yes/no question.
@@ -854,7 +854,7 @@ impl App {
                 }
                 Action::Down => {
                     self.overlay = Some(Overlay::GameOver {
-                        choice: (choice + 1).min(2),
+                        choice: (choice + 1).min(3),
                     })
                 }
                 Action::Select => self.game_over_choice(choice),
@@ -862,10 +862,7 @@ impl App {
                 Action::NewGame => self.game_over_choice(1),
                 Action::Quit => self.game_over_choice(2),
                 Action::Save => self.open_save_prompt(),
-                Action::AnalyseGame => {
-                    self.overlay = None;
-                    self.start_analysis();
-                }
+                Action::AnalyseGame => self.game_over_choice(3),
                 _ => {}
             },
             Overlay::Confirm(question) => match action {
@@ -940,6 +937,7 @@ impl App {
         match choice {
             0 => {}
             1 => self.open_start_screen(),
+            3 => self.start_analysis(),
             _ => self.quit = true,
         }
     }

@@ -257,6 +257,17 @@ fn the_game_over_popup_offers_the_analysis() {
     app.update(Action::AnalyseGame);
     assert_eq!(app.overlay, None);
     assert!(app.analysis_running());
+    // It is the popup's fourth choice too.
+    app.update(Action::Cancel);
+    assert!(!app.analysis_running());
+    app.overlay = Some(Overlay::GameOver { choice: 0 });
+    press(
+        &mut app,
+        &[Action::Down, Action::Down, Action::Down, Action::Down],
+    );
+    assert_eq!(app.overlay, Some(Overlay::GameOver { choice: 3 }));
+    app.update(Action::Select);
+    assert!(app.analysis_running());
 }
 
 #[test]

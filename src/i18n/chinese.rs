@@ -196,6 +196,7 @@ pub(super) const CHINESE: &[(Key, &str)] = &[
     (Key::ChoiceReview, "复盘"),
     (Key::ChoiceNewGame, "新对局"),
     (Key::ChoiceQuit, "退出"),
+    (Key::ChoiceAnalyse, "分析本局"),
     (Key::ReasonCheckmate, "(将死)"),
     (Key::ReasonStalemate, "(困毙)"),
     (Key::ReasonPerpetualCheck, "(长将判负)"),

@@ -196,6 +196,7 @@ pub(super) const JAPANESE: &[(Key, &str)] = &[
     (Key::ChoiceReview, "棋譜を振り返る"),
     (Key::ChoiceNewGame, "新規対局"),
     (Key::ChoiceQuit, "終了"),
+    (Key::ChoiceAnalyse, "対局を解析"),
     (Key::ReasonCheckmate, "(詰み)"),
     (Key::ReasonStalemate, "(指す手なし)"),
     (Key::ReasonPerpetualCheck, "(連続王手)"),

@@ -1355,11 +1355,14 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 );
             }
             lines.push(Line::from(""));
-            for (index, key) in [Key::ChoiceReview, Key::ChoiceNewGame, Key::ChoiceQuit]
-                .into_iter()
-                .enumerate()
-            {
-                let hotkey = ["r", "n", "q"][index];
+            let choices = [
+                Key::ChoiceReview,
+                Key::ChoiceNewGame,
+                Key::ChoiceQuit,
+                Key::ChoiceAnalyse,
+            ];
+            for (index, key) in choices.into_iter().enumerate() {
+                let hotkey = ["r", "n", "q", "A"][index];
                 let style = if index == *choice {
                     theme.highlight
                 } else {
