@@ -110,12 +110,27 @@ pub fn render_graph(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &
     if app.settings.glyphs == GlyphSet::Latin {
         ascii_chart(&points, shown, chart, theme, buffer);
     } else {
-        braille_chart(&points, shown, chart, theme, buffer);
+        let marked = play
+            .line
+            .iter()
+            .enumerate()
+            .filter(|&(_, &id)| crate::app::review::mark_of_node(&play.tree, id).is_some())
+            .map(|(index, _)| ((index + 1) as f64, points[index + 1]))
+            .collect::<Vec<_>>();
+        braille_chart(&points, &marked, shown, chart, theme, buffer);
     }
 }
 
-/// The chart in braille: the curve, the even line, the cursor on the shown ply.
-fn braille_chart(points: &[f64], shown: usize, area: Rect, theme: &Theme, buffer: &mut Buffer) {
+/// The chart in braille: the curve, the even line, the cursor on the shown ply, and a
+/// dot on every marked move.
+fn braille_chart(
+    points: &[f64],
+    marked: &[(f64, f64)],
+    shown: usize,
+    area: Rect,
+    theme: &Theme,
+    buffer: &mut Buffer,
+) {
     let last = (points.len() - 1).max(1) as f64;
     let curve: Vec<(f64, f64)> = points
         .iter()
@@ -140,6 +155,11 @@ fn braille_chart(points: &[f64], shown: usize, area: Rect, theme: &Theme, buffer
             .graph_type(GraphType::Line)
             .style(theme.status)
             .data(&curve),
+        Dataset::default()
+            .marker(Marker::Dot)
+            .graph_type(GraphType::Scatter)
+            .style(theme.error)
+            .data(marked),
     ];
     Chart::new(datasets)
         .x_axis(Axis::default().bounds([0.0, last]))
