@@ -76,6 +76,12 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Char('D'), Action::OfferDraw),
     key(KeyCode::Char('n'), Action::NewGame),
     key(KeyCode::Char('y'), Action::Yes),
+    key(KeyCode::Char('A'), Action::AnalyseGame),
+    key(KeyCode::Char('{'), Action::PreviousMistake),
+    key(KeyCode::Char('}'), Action::NextMistake),
+    key(KeyCode::Char('('), Action::PreviousMistakeOfSide),
+    key(KeyCode::Char(')'), Action::NextMistakeOfSide),
+    key(KeyCode::Char('M'), Action::Learn),
     Binding {
         code: KeyCode::Char('c'),
         control: true,
@@ -97,6 +103,10 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("[ ]", Key::KeyHistory),
     ("Home End", Key::KeyHistoryEnds),
     ("b", Key::KeyVariations),
+    ("A", Key::KeyAnalyse),
+    ("{ }", Key::KeyMistakes),
+    ("( )", Key::KeyMistakesOfSide),
+    ("M", Key::KeyLearn),
     ("f", Key::KeyFlip),
     ("F", Key::KeyFlipEveryTurn),
     ("N", Key::KeyNotation),
@@ -145,6 +155,12 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("resign", Action::Resign),
     ("offer_draw", Action::OfferDraw),
     ("new_game", Action::NewGame),
+    ("analyse", Action::AnalyseGame),
+    ("previous_mistake", Action::PreviousMistake),
+    ("next_mistake", Action::NextMistake),
+    ("previous_mistake_of_side", Action::PreviousMistakeOfSide),
+    ("next_mistake_of_side", Action::NextMistakeOfSide),
+    ("learn", Action::Learn),
 ];
 
 /// The action a config name stands for (`undo`, `history_back`, …).
@@ -238,6 +254,10 @@ pub fn help_actions(key: Key) -> &'static [Action] {
         Key::KeyHistory => &[Action::HistoryBack, Action::HistoryForward],
         Key::KeyHistoryEnds => &[Action::HistoryStart, Action::HistoryEnd],
         Key::KeyVariations => &[Action::Variations],
+        Key::KeyAnalyse => &[Action::AnalyseGame],
+        Key::KeyMistakes => &[Action::PreviousMistake, Action::NextMistake],
+        Key::KeyMistakesOfSide => &[Action::PreviousMistakeOfSide, Action::NextMistakeOfSide],
+        Key::KeyLearn => &[Action::Learn],
         Key::KeyFlip => &[Action::Flip],
         Key::KeyFlipEveryTurn => &[Action::FlipEveryTurn],
         Key::KeyNotation => &[Action::CycleNotation],
@@ -480,4 +500,40 @@ pub enum Action {
         /// What was read.
         file: Delivery<OpenedFile>,
     },
+    /// Analyse the current line of the game on a worker (Esc cancels while it runs).
+    AnalyseGame,
+    /// Show the position after the previous marked move (`?!`, `?`, `??`) of either side.
+    PreviousMistake,
+    /// Show the position after the next marked move of either side.
+    NextMistake,
+    /// The previous marked move of one side (the human's, or the shown move's mover).
+    PreviousMistakeOfSide,
+    /// The next marked move of that side.
+    NextMistakeOfSide,
+    /// Learn from your mistakes: retry the human side's marked moves (and leave again).
+    Learn,
+    /// The whole-game analysis with this id has searched `done` of `total` positions.
+    AnalysisProgress {
+        /// The analysis id the client gave the job.
+        analysis: u64,
+        /// Positions searched.
+        done: usize,
+        /// Positions to search.
+        total: usize,
+    },
+    /// The whole-game analysis with this id ended: its result or why it failed.
+    AnalysisFinished {
+        /// The analysis id.
+        analysis: u64,
+        /// What it found.
+        answer: Box<AnalysisAnswer>,
+    },
 }
+
+/// The end of a whole-game analysis as the worker hands it over: the analysis, or the
+/// reason it failed in the interface language.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalysisAnswer(pub Result<crate::analysis::GameAnalysis, String>);
+
+// The analysis holds percentage losses, which are never NaN: equality is total.
+impl Eq for AnalysisAnswer {}

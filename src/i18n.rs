@@ -595,6 +595,8 @@ keys! {
     ChoiceNewGame,
     /// Game over choice: quit.
     ChoiceQuit,
+    /// Game-over choice: analyse the game.
+    ChoiceAnalyse,
     /// Reason.
     ReasonCheckmate,
     /// Reason.
@@ -878,6 +880,62 @@ keys! {
     StatusVariationRestored,
     /// Status: no deleted variation to bring back.
     StatusNothingToRestore,
+    /// Key help: analyse the game.
+    KeyAnalyse,
+    /// Key help: jump to the previous / next marked move of either side.
+    KeyMistakes,
+    /// Key help: jump to the previous / next marked move of one side.
+    KeyMistakesOfSide,
+    /// Key help: learn from your mistakes.
+    KeyLearn,
+    /// Status: the analysis has searched {} of {} positions.
+    StatusAnalysing,
+    /// Status: the analysis ended: engine, then the counts of ?!, ? and ??.
+    StatusAnalysisDone,
+    /// Status: the analysis was stopped.
+    StatusAnalysisStopped,
+    /// Status: the analysis failed (why).
+    StatusAnalysisFailed,
+    /// Status: an analysis is already running.
+    StatusAnalysisBusy,
+    /// Status: no move to analyse.
+    StatusNothingToAnalyse,
+    /// Status: no marked move that way.
+    StatusNoMoreMistakes,
+    /// Status: the game has no marks yet.
+    StatusNotAnalysed,
+    /// Status: a marked move (number, move with its mark) and the engine's best.
+    StatusMistakeAt,
+    /// Heading of the learn-from-your-mistakes panel.
+    LearnTitle,
+    /// Which exercise: number and count.
+    LearnExercise,
+    /// The move played in the game at this position (move number, move with mark).
+    LearnPlayed,
+    /// What to do: find a better move for the side named.
+    LearnFind,
+    /// The keys of the learn panel.
+    LearnKeys,
+    /// How many exercises are solved: solved and count.
+    LearnSolvedCount,
+    /// The engine's answer (its move and line).
+    LearnAnswer,
+    /// Status: the tried move is good (the move).
+    StatusLearnRight,
+    /// Status: the tried move is not better (the move).
+    StatusLearnWrong,
+    /// Status: the tried move is the one played in the game.
+    StatusLearnSame,
+    /// Status: the engine is checking the tried move.
+    StatusLearnChecking,
+    /// Status: the hint highlights the piece to move.
+    StatusLearnHint,
+    /// Status: no marked move of the human side to retry.
+    StatusNoExercises,
+    /// Status: back from the exercises to the game.
+    StatusLearnLeft,
+    /// Heading of the evaluation graph.
+    GraphHeading,
     /// Title of the variation list (the move number after which they branch).
     VariationsTitle,
     /// The variation list when no move follows the shown position.
@@ -1196,6 +1254,7 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::ChoiceReview, "Review the game"),
     (Key::ChoiceNewGame, "New game"),
     (Key::ChoiceQuit, "Quit"),
+    (Key::ChoiceAnalyse, "Analyse the game"),
     (Key::ReasonCheckmate, "by checkmate"),
     (Key::ReasonStalemate, "by stalemate (no legal move)"),
     (Key::ReasonPerpetualCheck, "by perpetual check"),
@@ -1340,6 +1399,34 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::StatusVariationDeleted, "Variation {} deleted (u in the list brings it back)"),
     (Key::StatusVariationRestored, "Variation {} is back"),
     (Key::StatusNothingToRestore, "No deleted variation to bring back"),
+    (Key::KeyAnalyse, "analyse this game on the worker (Esc stops it)"),
+    (Key::KeyMistakes, "previous / next mistake (?! ? ??) of either side"),
+    (Key::KeyMistakesOfSide, "previous / next mistake of your side"),
+    (Key::KeyLearn, "learn from your mistakes: find better moves (Esc leaves)"),
+    (Key::StatusAnalysing, "Analysing: {}/{} positions · Esc stops"),
+    (Key::StatusAnalysisDone, "Analysed by {}: {} ?!  {} ?  {} ?? · { } jump to the mistakes, M to retry yours"),
+    (Key::StatusAnalysisStopped, "Analysis stopped"),
+    (Key::StatusAnalysisFailed, "Analysis failed: {}"),
+    (Key::StatusAnalysisBusy, "The analysis is already running (Esc stops it)"),
+    (Key::StatusNothingToAnalyse, "No moves to analyse yet"),
+    (Key::StatusNoMoreMistakes, "No more marked moves that way"),
+    (Key::StatusNotAnalysed, "No marks yet: press A to analyse the game"),
+    (Key::StatusMistakeAt, "Move {}: {} · best was {}"),
+    (Key::LearnTitle, "Learn from your mistakes"),
+    (Key::LearnExercise, "Exercise {} of {}"),
+    (Key::LearnPlayed, "In the game, move {} was {}"),
+    (Key::LearnFind, "Find a better move for {}"),
+    (Key::LearnKeys, "H hint · { } exercises · Esc back"),
+    (Key::LearnSolvedCount, "Solved {} of {}"),
+    (Key::LearnAnswer, "Engine's answer: {}"),
+    (Key::StatusLearnRight, "{} is good! Press } for the next exercise"),
+    (Key::StatusLearnWrong, "{} is not better · try again (H for a hint)"),
+    (Key::StatusLearnSame, "That is the game's move · try another"),
+    (Key::StatusLearnChecking, "Checking {}…"),
+    (Key::StatusLearnHint, "Hint: move the highlighted piece (H again shows the answer)"),
+    (Key::StatusNoExercises, "No mistakes of yours to retry (press A to analyse first)"),
+    (Key::StatusLearnLeft, "Back to the game"),
+    (Key::GraphHeading, "Evaluation"),
     (Key::VariationsTitle, "Variations after move {}"),
     (Key::VariationsEmpty, "No move follows this position yet"),
     (Key::VariationsHint, "Enter switch · + main line · x delete · u undo delete · Esc close"),
@@ -1596,6 +1683,7 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::ChoiceReview, "복기하기"),
     (Key::ChoiceNewGame, "새 대국"),
     (Key::ChoiceQuit, "종료"),
+    (Key::ChoiceAnalyse, "대국 분석"),
     (Key::ReasonCheckmate, "외통"),
     (Key::ReasonStalemate, "둘 수가 없음"),
     (Key::ReasonPerpetualCheck, "연속 장군"),
@@ -1740,6 +1828,34 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::StatusVariationDeleted, "변화수 {}을(를) 지웠습니다(목록에서 u로 되살림)"),
     (Key::StatusVariationRestored, "변화수 {}을(를) 되살렸습니다"),
     (Key::StatusNothingToRestore, "되살릴 변화수가 없습니다"),
+    (Key::KeyAnalyse, "이 대국 분석하기 (Esc로 멈춤)"),
+    (Key::KeyMistakes, "앞 / 다음 실수 (?! ? ??), 양쪽 모두"),
+    (Key::KeyMistakesOfSide, "앞 / 다음 실수, 내 쪽만"),
+    (Key::KeyLearn, "실수에서 배우기: 더 나은 수 찾기 (Esc로 나감)"),
+    (Key::StatusAnalysing, "분석 중: {}/{} 국면 · Esc로 멈춤"),
+    (Key::StatusAnalysisDone, "{} 분석 끝: ?! {}개  ? {}개  ?? {}개 · { }로 실수 찾기, M으로 다시 두어 보기"),
+    (Key::StatusAnalysisStopped, "분석을 멈췄습니다"),
+    (Key::StatusAnalysisFailed, "분석 실패: {}"),
+    (Key::StatusAnalysisBusy, "이미 분석 중입니다 (Esc로 멈춤)"),
+    (Key::StatusNothingToAnalyse, "아직 분석할 수가 없습니다"),
+    (Key::StatusNoMoreMistakes, "그쪽으로는 표시된 수가 더 없습니다"),
+    (Key::StatusNotAnalysed, "아직 표시가 없습니다: A를 눌러 분석하세요"),
+    (Key::StatusMistakeAt, "{}수: {} · 최선은 {}"),
+    (Key::LearnTitle, "실수에서 배우기"),
+    (Key::LearnExercise, "문제 {} / {}"),
+    (Key::LearnPlayed, "대국에서 {}수째에 둔 수: {}"),
+    (Key::LearnFind, "{}의 더 나은 수를 찾아 보세요"),
+    (Key::LearnKeys, "H 힌트 · { } 문제 이동 · Esc 돌아가기"),
+    (Key::LearnSolvedCount, "{} / {} 해결"),
+    (Key::LearnAnswer, "엔진의 답: {}"),
+    (Key::StatusLearnRight, "{} 좋은 수입니다! }로 다음 문제"),
+    (Key::StatusLearnWrong, "{}은(는) 더 낫지 않습니다 · 다시 해 보세요 (H 힌트)"),
+    (Key::StatusLearnSame, "대국에서 둔 수입니다 · 다른 수를 찾아 보세요"),
+    (Key::StatusLearnChecking, "{} 확인 중…"),
+    (Key::StatusLearnHint, "힌트: 표시된 기물을 움직이세요 (H를 다시 누르면 답)"),
+    (Key::StatusNoExercises, "다시 둘 내 실수가 없습니다 (먼저 A로 분석)"),
+    (Key::StatusLearnLeft, "대국으로 돌아왔습니다"),
+    (Key::GraphHeading, "형세"),
     (Key::VariationsTitle, "{}수 뒤의 변화수"),
     (Key::VariationsEmpty, "이 국면 뒤에 둔 수가 아직 없습니다"),
     (Key::VariationsHint, "Enter 바꾸기 · + 본선으로 · x 지우기 · u 지우기 취소 · Esc 닫기"),

@@ -339,6 +339,12 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
                     workers::spawn_external(pool, search, sender.clone());
                 }
             },
+            Effect::StartAnalysis(job) => {
+                let spec = job
+                    .engine
+                    .and_then(|i| app.settings.engines.get(i).cloned());
+                workers::spawn_analysis(*job, spec, app.settings.language, sender.clone());
+            }
             Effect::ResetEngines => pool.reset(),
             Effect::Autosave(text) => {
                 if let Some(path) = autosave::default_path() {

@@ -7,6 +7,9 @@
 //! new game and when the pool is dropped (quitting).
 
 use crate::action::Delivery;
+use crate::action::AnalysisAnswer;
+use crate::analysis::{self, Analyser, AnalysisError, GameAnalysis};
+use crate::app::review::AnalysisJob;
 use crate::app::{Action, SearchReport};
 use crate::engine::{self, Limits, SearchInfo};
 use crate::i18n::Language;
@@ -258,6 +261,82 @@ pub fn spawn_record_reader(
         }
     })
 }
+
+/// Runs a whole-game analysis on a new thread and answers on `sender` (see
+/// [`run_analysis`]).
+pub fn spawn_analysis(
+    job: AnalysisJob,
+    spec: Option<EngineSpec>,
+    language: Language,
+    sender: Sender<Action>,
+) {
+    thread::spawn(move || {
+        run_analysis(job, spec, language, &mut |action| {
+            let _ = sender.send(action);
+        })
+    });
+}
+
+/// The analysis of `job` with the built-in engine (a transposition table of
+/// [`ANALYSIS_HASH_MEGABYTES`] kept along the line, as `qipan analyse` does) or, given
+/// its spec, an external engine started for it and ended after. Progress goes to `send`
+/// as [`Action::AnalysisProgress`], the result as [`Action::AnalysisFinished`]; a
+/// stopped analysis says nothing more.
+pub fn run_analysis(
+    job: AnalysisJob,
+    spec: Option<EngineSpec>,
+    language: Language,
+    send: &mut dyn FnMut(Action),
+) {
+    let id = job.id;
+    let finished = |answer: Result<GameAnalysis, String>| Action::AnalysisFinished {
+        analysis: id,
+        answer: Box::new(AnalysisAnswer(answer)),
+    };
+    let mut builtin;
+    let mut external;
+    let mut analyser = match spec {
+        None => {
+            builtin = engine::Engine::new(ANALYSIS_HASH_MEGABYTES);
+            Analyser::BuiltIn(&mut builtin)
+        }
+        Some(spec) => match ExternalEngine::start(&spec) {
+            Ok(started) => {
+                external = started;
+                Analyser::External(&mut external)
+            }
+            Err(error) => {
+                send(finished(Err(error.message(language))));
+                return;
+            }
+        },
+    };
+    let result = analysis::analyse(
+        &mut analyser,
+        &job.start,
+        &job.moves,
+        job.settings,
+        &job.stop,
+        &mut |step| {
+            send(Action::AnalysisProgress {
+                analysis: id,
+                done: step.done,
+                total: step.total,
+            })
+        },
+    );
+    if job.stop.load(Ordering::Relaxed) {
+        return;
+    }
+    let answer = result.map_err(|error| match error {
+        AnalysisError::Engine(error) => error.message(language),
+        other => other.to_string(),
+    });
+    send(finished(answer));
+}
+
+/// The transposition table of the client's analysis, as `qipan analyse` has it.
+pub const ANALYSIS_HASH_MEGABYTES: usize = 64;
 
 #[cfg(test)]
 mod tests {

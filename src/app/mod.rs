@@ -9,8 +9,10 @@
 mod clocks;
 pub mod draw;
 pub mod keymap;
+pub mod learn;
 pub mod preferences;
 pub mod records;
+pub mod review;
 mod searches;
 pub mod settings_screen;
 pub use crate::setup;
@@ -135,7 +137,7 @@ pub enum Overlay {
     },
     /// The result, with a choice of what next.
     GameOver {
-        /// 0 review, 1 new game, 2 quit.
+        /// 0 review, 1 new game, 2 quit, 3 analyse.
         choice: usize,
     },
     /// A yes/no question.
@@ -230,6 +232,9 @@ pub enum Effect {
     SaveConfig(Vec<crate::config::Change>),
     /// Ring the terminal bell (the CPU has moved and `bell = true`).
     Bell,
+    /// Analyse a line on a worker ([`crate::analysis`]), answering with
+    /// [`Action::AnalysisProgress`] and [`Action::AnalysisFinished`].
+    StartAnalysis(Box<review::AnalysisJob>),
 }
 
 /// The current selection on the board.
@@ -310,6 +315,10 @@ pub struct Play {
     /// An opened record's players, event and date, as its headers say (`None` for a
     /// game played here).
     pub record: Option<crate::record::summary::RecordSummary>,
+    /// The whole-game analysis running and the last one finished.
+    pub analysis: review::Review,
+    /// The exercises of "learn from your mistakes", while they are shown.
+    pub learn: Option<learn::Learn>,
 }
 
 impl Play {
@@ -436,6 +445,8 @@ pub struct App {
     pub cpus_held: bool,
     /// The record being read on a worker, if any ([`App::start_opening`]).
     pub opening: Option<records::Opening>,
+    /// The search budget per position of "analyse this game" (the default of `qipan analyse`).
+    pub analysis_budget: crate::analysis::Budget,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -468,6 +479,7 @@ impl App {
             popup_paused_clock: false,
             cpus_held: false,
             opening: None,
+            analysis_budget: crate::analysis::Budget::default(),
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -648,6 +660,18 @@ impl App {
                 self.engine_failed(search, &message);
                 return;
             }
+            Action::AnalysisProgress {
+                analysis,
+                done,
+                total,
+            } => {
+                self.analysis_progress(analysis, done, total);
+                return;
+            }
+            Action::AnalysisFinished { analysis, answer } => {
+                self.analysis_finished(analysis, *answer);
+                return;
+            }
             Action::RecordProgress { opening, progress } => {
                 self.opening_progress(opening, progress);
                 return;
@@ -793,6 +817,7 @@ impl App {
     /// Starts playing `game`; its clocks start from `saved` (a resumed game) or afresh.
     fn begin(&mut self, game: Game, players: [Player; 2], saved: Option<SavedClock>) {
         self.stop_search();
+        self.stop_analysis_quietly();
         if !self.settings.engines.is_empty() {
             self.effects.push(Effect::ResetEngines);
         }
@@ -828,6 +853,8 @@ impl App {
             evaluations: Vec::new(),
             started: None,
             record: None,
+            analysis: review::Review::default(),
+            learn: None,
         });
         self.screen = Screen::Game;
         self.overlay = None;
@@ -865,7 +892,7 @@ impl App {
                 }
                 Action::Down => {
                     self.overlay = Some(Overlay::GameOver {
-                        choice: (choice + 1).min(2),
+                        choice: (choice + 1).min(3),
                     })
                 }
                 Action::Select => self.game_over_choice(choice),
@@ -873,6 +900,7 @@ impl App {
                 Action::NewGame => self.game_over_choice(1),
                 Action::Quit => self.game_over_choice(2),
                 Action::Save => self.open_save_prompt(),
+                Action::AnalyseGame => self.game_over_choice(3),
                 _ => {}
             },
             Overlay::Confirm(question) => match action {
@@ -947,6 +975,7 @@ impl App {
         match choice {
             0 => {}
             1 => self.open_start_screen(),
+            3 => self.start_analysis(),
             _ => self.quit = true,
         }
     }
@@ -1037,12 +1066,17 @@ impl App {
             self.screen = Screen::Start;
             return;
         }
+        if self.learning() {
+            self.update_learn(action);
+            return;
+        }
         match action {
             Action::Up => self.move_cursor(0, 1),
             Action::Down => self.move_cursor(0, -1),
             Action::Left => self.move_cursor(-1, 0),
             Action::Right => self.move_cursor(1, 0),
             Action::Select => self.select(),
+            Action::Cancel if self.analysis_running() => self.cancel_analysis(),
             Action::Cancel => self.cancel(),
             Action::ToggleHand => self.toggle_hand(),
             // While reviewing, the prompt opens without cutting the game: `#N` jumps,
@@ -1101,6 +1135,12 @@ impl App {
             Action::Help => self.overlay = Some(Overlay::Help { scroll: 0 }),
             Action::Settings => self.open_settings(),
             Action::Variations => self.open_variations(),
+            Action::AnalyseGame => self.start_analysis(),
+            Action::PreviousMistake => self.jump_to_mistake(false, false),
+            Action::NextMistake => self.jump_to_mistake(true, false),
+            Action::PreviousMistakeOfSide => self.jump_to_mistake(false, true),
+            Action::NextMistakeOfSide => self.jump_to_mistake(true, true),
+            Action::Learn => self.start_learning(),
             Action::Quit => self.quit_asking(),
             Action::HistoryBack => self.review_step(-1),
             Action::HistoryForward => self.review_step(1),
@@ -1336,6 +1376,11 @@ impl App {
 
     /// Plays a move for the side to move (a human's, a typed one, or the CPU's).
     fn play_move(&mut self, mv: Move) {
+        // In an exercise a move is tried, not played.
+        if self.learning() {
+            self.learn_try(mv);
+            return;
+        }
         // A move made after the flag fell does not count.
         if self.check_flag() {
             return;
@@ -1861,6 +1906,8 @@ mod clock_tests;
 mod newplayer_tests;
 #[cfg(test)]
 mod opening_tests;
+#[cfg(test)]
+mod review_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

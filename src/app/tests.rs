@@ -531,7 +531,8 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
         | Effect::SaveConfig(_)
         | Effect::Bell
         | Effect::ListRecords
-        | Effect::OpenRecord { .. } => None,
+        | Effect::OpenRecord { .. }
+        | Effect::StartAnalysis(_) => None,
     })
 }
 

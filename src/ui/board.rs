@@ -232,7 +232,10 @@ impl Marks {
             targets: play.targets.clone(),
             last_move: play.shown_last_move(),
             check: position.checked_king(),
-            hint: play.hint.filter(|_| play.review.is_none()),
+            // An exercise of "learn from your mistakes" shows its answer on its position.
+            hint: play
+                .hint
+                .filter(|_| play.review.is_none() || play.learn.is_some()),
         }
     }
 }

@@ -6,6 +6,8 @@ pub mod board;
 pub mod clocks;
 pub mod glyphs;
 mod gungjanggi;
+mod learn;
+pub mod review;
 pub mod settings;
 pub mod theme;
 pub mod variations;
@@ -577,7 +579,7 @@ fn render_hands(app: &App, play: &Play, area: Rect, theme: &Theme, buffer: &mut 
             };
             if let Some(index) = index {
                 let kind = position.hand(side).get(index).map(|(k, _)| *k);
-                if side == mover && play.review.is_none() {
+                if side == mover && (play.review.is_none() || play.learn.is_some()) {
                     if play.hand_cursor == Some(index) {
                         style = style.patch(theme.highlight);
                     } else if selected_kind.is_some() && selected_kind == kind {
@@ -600,6 +602,10 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     let glyphs = app.settings.glyphs;
     let game = play.game.variant().kind();
     let theme = app_theme(app, game);
+    if let Some(exercises) = &play.learn {
+        learn::render_panel(app, play, exercises, area, &theme, buffer);
+        return;
+    }
     let position = play.shown_position();
     let mover = position.side_to_move();
     let mut lines: Vec<Line> = Vec::new();
@@ -786,7 +792,9 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     }
     lines.push(Line::styled(language.text(Key::MovesHeading), theme.title));
     let used = lines.len() as u16;
-    let room = area.height.saturating_sub(used) as usize;
+    // The evaluation graph of an analysed game takes the foot of the panel.
+    let graph = review::graph_rows(play, area, area.height.saturating_sub(used));
+    let room = area.height.saturating_sub(used + graph) as usize;
     lines.extend(move_list_lines(
         play,
         app.settings.language,
@@ -796,6 +804,10 @@ fn render_panel(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
         &theme,
     ));
     Paragraph::new(lines).render(area, buffer);
+    if graph > 0 {
+        let graph_area = Rect::new(area.x, area.bottom() - graph, area.width, graph);
+        review::render_graph(app, play, graph_area, &theme, buffer);
+    }
 }
 
 /// How a game's move list counts: shogi players count plies (手) and janggi records
@@ -883,16 +895,7 @@ fn move_list_lines(
             return word.to_string();
         }
         let previous = ply.checked_sub(1).map(|before| moves[before]);
-        let mut text = format_move_after(&positions[ply], moves[ply], notation, previous);
-        // The move's marks (`!?`, `??`), then `*` where the position after it has variations.
-        let node = play.node_at(ply + 1);
-        for &nag in &play.tree.node(node).annotation.nags {
-            text.push_str(crate::tree::mark_of(nag).unwrap_or(""));
-        }
-        if play.variations_at(ply + 1).len() > 1 {
-            text.push('*');
-        }
-        text
+        format_move_after(&positions[ply], moves[ply], notation, previous)
     };
     let mut lines = Vec::new();
     for row in first_row..total_rows.min(first_row + room) {
@@ -921,12 +924,21 @@ fn move_list_lines(
                 Some(ply) if ply >= played => theme.dim,
                 _ => Style::new(),
             };
+            // The move's marks (`?!`, `??`, `!?`) in their colours, then `*` where the
+            // position after it has variations.
+            let mut after = match ply {
+                Some(ply) if ply < moves.len() => review::move_marks(play, ply, theme),
+                _ => Vec::new(),
+            };
+            if ply.is_some_and(|ply| ply < moves.len() && play.variations_at(ply + 1).len() > 1) {
+                after.push(Span::styled("*", style));
+            }
+            let used = text.width() + after.iter().map(|s| s.content.width()).sum::<usize>();
             // Pad by display width: CJK characters take two columns.
-            let padding = column.saturating_sub(text.width()).max(1);
-            spans.push(Span::styled(
-                format!("{text}{}", " ".repeat(padding)),
-                style,
-            ));
+            let padding = column.saturating_sub(used).max(1);
+            spans.push(Span::styled(text, style));
+            spans.extend(after);
+            spans.push(Span::styled(" ".repeat(padding), style));
         }
         lines.push(Line::from(spans));
     }
@@ -1512,11 +1524,14 @@ fn render_overlay(app: &App, area: Rect, buffer: &mut Buffer) {
                 );
             }
             lines.push(Line::from(""));
-            for (index, key) in [Key::ChoiceReview, Key::ChoiceNewGame, Key::ChoiceQuit]
-                .into_iter()
-                .enumerate()
-            {
-                let hotkey = ["r", "n", "q"][index];
+            let choices = [
+                Key::ChoiceReview,
+                Key::ChoiceNewGame,
+                Key::ChoiceQuit,
+                Key::ChoiceAnalyse,
+            ];
+            for (index, key) in choices.into_iter().enumerate() {
+                let hotkey = ["r", "n", "q", "A"][index];
                 let style = if index == *choice {
                     theme.highlight
                 } else {
@@ -1903,6 +1918,8 @@ mod gungjanggi_tests;
 mod language_tests;
 #[cfg(test)]
 mod newplayer_tests;
+#[cfg(test)]
+mod review_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
