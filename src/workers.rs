@@ -6,8 +6,8 @@
 //! reused for every later move of that game (both sides may share one), ended on a
 //! new game and when the pool is dropped (quitting).
 
-use crate::action::Delivery;
 use crate::action::AnalysisAnswer;
+use crate::action::Delivery;
 use crate::analysis::{self, Analyser, AnalysisError, GameAnalysis};
 use crate::app::review::AnalysisJob;
 use crate::app::{Action, SearchReport};
