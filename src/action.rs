@@ -59,6 +59,9 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Delete, Action::DeleteVariation),
     key(KeyCode::Char('t'), Action::ToggleThinking),
     key(KeyCode::Char('H'), Action::Hint),
+    key(KeyCode::Char('a'), Action::ToggleLiveAnalysis),
+    key(KeyCode::Char('<'), Action::FewerLines),
+    key(KeyCode::Char('>'), Action::MoreLines),
     key(KeyCode::Char('?'), Action::Help),
     key(KeyCode::F(1), Action::Help),
     key(KeyCode::Char('o'), Action::Settings),
@@ -102,6 +105,7 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("v", Key::KeyShowFen),
     ("t", Key::KeyThinking),
     ("H", Key::KeyHint),
+    ("a < >", Key::KeyLiveAnalysis),
     ("R", Key::KeyResign),
     ("D", Key::KeyDraw),
     ("n", Key::KeyNewGame),
@@ -139,6 +143,9 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("variations", Action::Variations),
     ("promote_variation", Action::PromoteVariation),
     ("delete_variation", Action::DeleteVariation),
+    ("live_analysis", Action::ToggleLiveAnalysis),
+    ("fewer_lines", Action::FewerLines),
+    ("more_lines", Action::MoreLines),
     ("resign", Action::Resign),
     ("offer_draw", Action::OfferDraw),
     ("new_game", Action::NewGame),
@@ -235,6 +242,11 @@ pub fn help_actions(key: Key) -> &'static [Action] {
         Key::KeyHistory => &[Action::HistoryBack, Action::HistoryForward],
         Key::KeyHistoryEnds => &[Action::HistoryStart, Action::HistoryEnd],
         Key::KeyVariations => &[Action::Variations],
+        Key::KeyLiveAnalysis => &[
+            Action::ToggleLiveAnalysis,
+            Action::FewerLines,
+            Action::MoreLines,
+        ],
         Key::KeyFlip => &[Action::Flip],
         Key::KeyFlipEveryTurn => &[Action::FlipEveryTurn],
         Key::KeyNotation => &[Action::CycleNotation],
@@ -423,4 +435,35 @@ pub enum Action {
     PromoteVariation,
     /// In the variation list: delete the highlighted variation (`u` there undoes it).
     DeleteVariation,
+    /// Start or stop live analysis: an endless search of the shown position whose best
+    /// lines the analysis panel shows, following the player through the game.
+    ToggleLiveAnalysis,
+    /// Live analysis: show one line fewer (at least one).
+    FewerLines,
+    /// Live analysis: show one line more (at most five).
+    MoreLines,
+    /// Progress of the live analysis search with this id: one of its best lines.
+    LiveProgress {
+        /// The search id from [`crate::app::Effect::StartLiveAnalysis`].
+        search: u64,
+        /// Which line: 1 for the best, 2 for the second best, …
+        line: u32,
+        /// Depth, score, speed and the line's moves.
+        report: Box<SearchReport>,
+    },
+    /// The live analysis search with this id ended by itself (a mate seen to the end, its
+    /// depth or node limit): its final lines, best first.
+    LiveFinished {
+        /// The search id.
+        search: u64,
+        /// The lines of its last completed depth.
+        lines: Vec<SearchReport>,
+    },
+    /// The external engine of the live analysis search with this id failed.
+    LiveFailed {
+        /// The search id.
+        search: u64,
+        /// What went wrong, in the interface language.
+        message: String,
+    },
 }

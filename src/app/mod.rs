@@ -9,6 +9,7 @@
 mod clocks;
 pub mod draw;
 pub mod keymap;
+pub mod live;
 pub mod preferences;
 pub mod records;
 mod searches;
@@ -222,6 +223,23 @@ pub enum Effect {
     SaveConfig(Vec<crate::config::Change>),
     /// Ring the terminal bell (the CPU has moved and `bell = true`).
     Bell,
+    /// Start a live analysis search of `game`'s position on a worker, until stopped; it
+    /// answers with [`Action::LiveProgress`], [`Action::LiveFinished`] or
+    /// [`Action::LiveFailed`].
+    StartLiveAnalysis {
+        /// Id to answer with.
+        id: u64,
+        /// The game up to the position to analyse (its history for the rules).
+        game: Box<Game>,
+        /// How many best lines (MultiPV).
+        lines: u32,
+        /// A node limit (tests); `None` searches until stopped.
+        node_limit: Option<u64>,
+        /// Set to stop the search.
+        stop: Arc<AtomicBool>,
+        /// The external engine to ask (index into [`Settings::engines`]); `None` for the built-in one.
+        engine: Option<usize>,
+    },
 }
 
 /// The current selection on the board.
@@ -420,6 +438,8 @@ pub struct App {
     popup_paused_clock: bool,
     /// CPU against CPU after an undo: the CPUs wait until the player resumes (`P`).
     pub cpus_held: bool,
+    /// Live analysis: its search, the lines it shows, how many.
+    pub live: live::LiveAnalysis,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -451,6 +471,7 @@ impl App {
             popup_paused: false,
             popup_paused_clock: false,
             cpus_held: false,
+            live: live::LiveAnalysis::default(),
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -595,8 +616,13 @@ impl App {
         self.status = Some(Status { text, error: true });
     }
 
-    /// Handles one action.
+    /// Handles one action; live analysis then follows the position on the board.
     pub fn update(&mut self, action: Action) {
+        self.handle(action);
+        self.follow_live_analysis();
+    }
+
+    fn handle(&mut self, action: Action) {
         match action {
             Action::ForceQuit => {
                 self.stop_search();
@@ -607,6 +633,7 @@ impl App {
             Action::Tick => {
                 self.ticks += 1;
                 self.check_flag();
+                self.live_tick();
                 return;
             }
             Action::Resize => return,
@@ -628,6 +655,22 @@ impl App {
             }
             Action::EngineFailed { search, message } => {
                 self.engine_failed(search, &message);
+                return;
+            }
+            Action::LiveProgress {
+                search,
+                line,
+                report,
+            } => {
+                self.live_progress(search, line, *report);
+                return;
+            }
+            Action::LiveFinished { search, lines } => {
+                self.live_finished(search, lines);
+                return;
+            }
+            Action::LiveFailed { search, message } => {
+                self.live_failed(search, &message);
                 return;
             }
             Action::Hint => {}
@@ -757,6 +800,7 @@ impl App {
     /// Starts playing `game`; its clocks start from `saved` (a resumed game) or afresh.
     fn begin(&mut self, game: Game, players: [Player; 2], saved: Option<SavedClock>) {
         self.stop_search();
+        self.turn_live_analysis_off();
         if !self.settings.engines.is_empty() {
             self.effects.push(Effect::ResetEngines);
         }
@@ -1050,6 +1094,9 @@ impl App {
             Action::OpenFile => self.open_open_prompt(),
             Action::ShowFen => self.show_position_fen(),
             Action::Hint => self.start_hint(),
+            Action::ToggleLiveAnalysis => self.toggle_live_analysis(),
+            Action::FewerLines => self.change_live_lines(-1),
+            Action::MoreLines => self.change_live_lines(1),
             Action::ToggleThinking => {
                 self.show_thinking = !self.show_thinking;
                 let key = if self.show_thinking {
@@ -1819,6 +1866,8 @@ pub fn native_side_name(game: GameKind, side: Side) -> &'static str {
 
 #[cfg(test)]
 mod clock_tests;
+#[cfg(test)]
+mod live_tests;
 #[cfg(test)]
 mod newplayer_tests;
 #[cfg(test)]
