@@ -1748,4 +1748,6 @@ mod newplayer_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]
+mod live_tests;
+#[cfg(test)]
 mod variation_tests;
