@@ -420,3 +420,51 @@ fn reports_reach_the_panel_a_few_times_a_second_and_stale_ones_are_dropped() {
     assert!(status.error);
     assert!(!status.text.contains('\u{1b}'), "{}", status.text);
 }
+
+#[test]
+fn the_hint_engine_analyses_when_it_plays_the_game_and_its_name_is_cleaned() {
+    let spec = crate::protocol::client::EngineSpec {
+        name: "evil\u{1b}]0;title\u{7}".to_string(),
+        command: "/nonexistent/engine".to_string(),
+        args: Vec::new(),
+        protocol: crate::protocol::client::EngineProtocol::Usi,
+        options: Vec::new(),
+    };
+    let settings = Settings {
+        engines: vec![spec],
+        hint_engine: Some(0),
+        ..Settings::default()
+    };
+    // A USI engine analyses shogi…
+    let mut app = App::with_game(settings.clone(), StartOptions::for_game(GameKind::Shogi));
+    app.take_effects();
+    app.update(Action::ToggleLiveAnalysis);
+    let effects = app.take_effects();
+    assert!(
+        matches!(
+            effects.as_slice(),
+            [Effect::StartLiveAnalysis {
+                engine: Some(0),
+                ..
+            }]
+        ),
+        "{effects:?}"
+    );
+    assert!(!app.live.engine_name.chars().any(char::is_control));
+    assert!(!app
+        .status
+        .as_ref()
+        .unwrap()
+        .text
+        .chars()
+        .any(char::is_control));
+    // …but not xiangqi: the built-in engine does.
+    let mut app = App::with_game(settings, StartOptions::for_game(GameKind::Xiangqi));
+    app.take_effects();
+    app.update(Action::ToggleLiveAnalysis);
+    assert!(matches!(
+        app.take_effects().as_slice(),
+        [Effect::StartLiveAnalysis { engine: None, .. }]
+    ));
+    assert_eq!(app.live.engine_name, "qipan");
+}

@@ -81,13 +81,55 @@ fn analysed(language: Language, glyphs: GlyphSet, game: GameKind, lines: usize) 
 #[test]
 fn the_live_analysis_panel() {
     for (language, glyphs, game, lines, (width, height)) in [
-        (Language::Chinese, GlyphSet::Cjk, GameKind::Xiangqi, 3, (80, 24)),
-        (Language::Japanese, GlyphSet::Cjk, GameKind::Shogi, 3, (80, 24)),
-        (Language::Japanese, GlyphSet::Cjk, GameKind::Shogi, 5, (120, 40)),
-        (Language::Korean, GlyphSet::Cjk, GameKind::Janggi, 3, (80, 24)),
-        (Language::Korean, GlyphSet::Cjk, GameKind::Janggi, 5, (120, 40)),
-        (Language::English, GlyphSet::Latin, GameKind::Xiangqi, 5, (80, 24)),
-        (Language::English, GlyphSet::Latin, GameKind::Shogi, 3, (120, 40)),
+        (
+            Language::Chinese,
+            GlyphSet::Cjk,
+            GameKind::Xiangqi,
+            3,
+            (80, 24),
+        ),
+        (
+            Language::Japanese,
+            GlyphSet::Cjk,
+            GameKind::Shogi,
+            3,
+            (80, 24),
+        ),
+        (
+            Language::Japanese,
+            GlyphSet::Cjk,
+            GameKind::Shogi,
+            5,
+            (120, 40),
+        ),
+        (
+            Language::Korean,
+            GlyphSet::Cjk,
+            GameKind::Janggi,
+            3,
+            (80, 24),
+        ),
+        (
+            Language::Korean,
+            GlyphSet::Cjk,
+            GameKind::Janggi,
+            5,
+            (120, 40),
+        ),
+        (
+            Language::English,
+            GlyphSet::Latin,
+            GameKind::Xiangqi,
+            5,
+            (80, 24),
+        ),
+        (
+            Language::English,
+            GlyphSet::Latin,
+            GameKind::Shogi,
+            3,
+            (120, 40),
+        ),
     ] {
         let app = analysed(language, glyphs, game, lines);
         let screen = rows(&app, width, height);
@@ -102,7 +144,8 @@ fn the_live_analysis_panel() {
         if glyphs == GlyphSet::Latin {
             assert!(text.is_ascii(), "--ascii draws only ASCII:\n{text}");
         }
-        let name = format!("live_{game:?}_{language:?}_{lines}_lines_{width}x{height}").to_lowercase();
+        let name =
+            format!("live_{game:?}_{language:?}_{lines}_lines_{width}x{height}").to_lowercase();
         insta::assert_snapshot!(name, snapshot(&app, width, height));
     }
 }

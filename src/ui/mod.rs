@@ -1744,10 +1744,10 @@ mod gungjanggi_tests;
 #[cfg(test)]
 mod language_tests;
 #[cfg(test)]
+mod live_tests;
+#[cfg(test)]
 mod newplayer_tests;
 #[cfg(test)]
 mod tests;
-#[cfg(test)]
-mod live_tests;
 #[cfg(test)]
 mod variation_tests;
