@@ -83,7 +83,7 @@ pub struct Settings {
     pub glyphs: GlyphSet,
     /// External engines the start screen offers after the CPU levels.
     pub engines: Vec<EngineSpec>,
-    /// The engine the hint key asks (index into `engines`); `None` for the built-in one.
+    /// The engine the hint key and live analysis ask (index into `engines`); `None` for the built-in one.
     pub hint_engine: Option<usize>,
 }
 
