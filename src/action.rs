@@ -444,7 +444,7 @@ pub enum Action {
     MoreLines,
     /// Progress of the live analysis search with this id: one of its best lines.
     LiveProgress {
-        /// The search id from [`crate::app::Effect::StartLiveAnalysis`].
+        /// The search id from the app's `StartLiveAnalysis` effect.
         search: u64,
         /// Which line: 1 for the best, 2 for the second best, …
         line: u32,
