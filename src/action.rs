@@ -62,6 +62,9 @@ pub const KEYMAP: &[Binding] = &[
     key(KeyCode::Delete, Action::DeleteVariation),
     key(KeyCode::Char('t'), Action::ToggleThinking),
     key(KeyCode::Char('H'), Action::Hint),
+    key(KeyCode::Char('a'), Action::ToggleLiveAnalysis),
+    key(KeyCode::Char('<'), Action::FewerLines),
+    key(KeyCode::Char('>'), Action::MoreLines),
     key(KeyCode::Char('?'), Action::Help),
     key(KeyCode::F(1), Action::Help),
     key(KeyCode::Char('o'), Action::Settings),
@@ -115,6 +118,7 @@ pub const KEY_HELP: &[(&str, Key)] = &[
     ("v", Key::KeyShowFen),
     ("t", Key::KeyThinking),
     ("H", Key::KeyHint),
+    ("a < >", Key::KeyLiveAnalysis),
     ("R", Key::KeyResign),
     ("D", Key::KeyDraw),
     ("n", Key::KeyNewGame),
@@ -152,6 +156,9 @@ pub const ACTION_NAMES: &[(&str, Action)] = &[
     ("variations", Action::Variations),
     ("promote_variation", Action::PromoteVariation),
     ("delete_variation", Action::DeleteVariation),
+    ("live_analysis", Action::ToggleLiveAnalysis),
+    ("fewer_lines", Action::FewerLines),
+    ("more_lines", Action::MoreLines),
     ("resign", Action::Resign),
     ("offer_draw", Action::OfferDraw),
     ("new_game", Action::NewGame),
@@ -258,6 +265,11 @@ pub fn help_actions(key: Key) -> &'static [Action] {
         Key::KeyMistakes => &[Action::PreviousMistake, Action::NextMistake],
         Key::KeyMistakesOfSide => &[Action::PreviousMistakeOfSide, Action::NextMistakeOfSide],
         Key::KeyLearn => &[Action::Learn],
+        Key::KeyLiveAnalysis => &[
+            Action::ToggleLiveAnalysis,
+            Action::FewerLines,
+            Action::MoreLines,
+        ],
         Key::KeyFlip => &[Action::Flip],
         Key::KeyFlipEveryTurn => &[Action::FlipEveryTurn],
         Key::KeyNotation => &[Action::CycleNotation],
@@ -527,6 +539,37 @@ pub enum Action {
         analysis: u64,
         /// What it found.
         answer: Box<AnalysisAnswer>,
+    },
+    /// Start or stop live analysis: an endless search of the shown position whose best
+    /// lines the analysis panel shows, following the player through the game.
+    ToggleLiveAnalysis,
+    /// Live analysis: show one line fewer (at least one).
+    FewerLines,
+    /// Live analysis: show one line more (at most five).
+    MoreLines,
+    /// Progress of the live analysis search with this id: one of its best lines.
+    LiveProgress {
+        /// The search id from the app's `StartLiveAnalysis` effect.
+        search: u64,
+        /// Which line: 1 for the best, 2 for the second best, …
+        line: u32,
+        /// Depth, score, speed and the line's moves.
+        report: Box<SearchReport>,
+    },
+    /// The live analysis search with this id ended by itself (a mate seen to the end, its
+    /// depth or node limit): its final lines, best first.
+    LiveFinished {
+        /// The search id.
+        search: u64,
+        /// The lines of its last completed depth.
+        lines: Vec<SearchReport>,
+    },
+    /// The external engine of the live analysis search with this id failed.
+    LiveFailed {
+        /// The search id.
+        search: u64,
+        /// What went wrong, in the interface language.
+        message: String,
     },
 }
 

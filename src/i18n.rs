@@ -1033,6 +1033,30 @@ keys! {
     StatusHintSearching,
     /// Status: the hinted move.
     StatusHint,
+    /// Help: the live analysis keys.
+    KeyLiveAnalysis,
+    /// Status: live analysis started (the engine's name).
+    StatusLiveOn,
+    /// Status: live analysis stopped by the player.
+    StatusLiveOff,
+    /// Status: how many lines live analysis shows (count).
+    StatusLiveLines,
+    /// Status: the live analysis engine failed (message).
+    StatusLiveFailed,
+    /// Analysis panel heading (the engine's name).
+    LiveHeading,
+    /// Analysis panel: which side a positive score favours (side name).
+    LiveScoreView,
+    /// Analysis panel: depth, nodes, nodes per second.
+    LiveStats,
+    /// Analysis panel: the search ended by itself.
+    LiveDone,
+    /// Analysis panel: searching, no line yet.
+    LiveSearching,
+    /// Analysis panel: waiting while the CPU (or the hint) thinks.
+    LiveWaiting,
+    /// Analysis panel: the shown position has no legal move.
+    LiveNoMoves,
     /// External engine: the executable does not exist (name, command).
     EngineMissing,
     /// External engine: could not start (name, reason).
@@ -1476,6 +1500,18 @@ const ENGLISH: &[(Key, &str)] = &[
     (Key::KeyHint, "hint: the best move for you, shown on the board"),
     (Key::StatusHintSearching, "Looking for a good move…"),
     (Key::StatusHint, "Hint: {}"),
+    (Key::KeyLiveAnalysis, "live analysis: the engine's best lines for the shown position; < > fewer/more lines"),
+    (Key::StatusLiveOn, "Live analysis on ({}) — a stops it"),
+    (Key::StatusLiveOff, "Live analysis off"),
+    (Key::StatusLiveLines, "Analysis lines: {}"),
+    (Key::StatusLiveFailed, "Live analysis stopped: {}"),
+    (Key::LiveHeading, "Analysis · {}"),
+    (Key::LiveScoreView, "+ favours {}"),
+    (Key::LiveStats, "depth {} · {} nodes · {} nps"),
+    (Key::LiveDone, "done"),
+    (Key::LiveSearching, "Thinking…"),
+    (Key::LiveWaiting, "Waiting: the CPU is thinking"),
+    (Key::LiveNoMoves, "No legal move here: the game is over"),
     (Key::EngineMissing, "engine {}: the program '{}' was not found"),
     (Key::EngineSpawnFailed, "engine {} could not be started: {}"),
     (Key::EngineCrashed, "engine {} stopped running (while waiting for {})"),
@@ -1905,6 +1941,18 @@ const KOREAN: &[(Key, &str)] = &[
     (Key::KeyHint, "훈수: 내게 좋은 수를 판에 표시"),
     (Key::StatusHintSearching, "좋은 수를 찾는 중…"),
     (Key::StatusHint, "훈수: {}"),
+    (Key::KeyLiveAnalysis, "실시간 분석: 보이는 국면에서 엔진이 읽은 좋은 수순; < > 줄 수 줄이기/늘리기"),
+    (Key::StatusLiveOn, "실시간 분석 시작 ({}) — a를 누르면 끝"),
+    (Key::StatusLiveOff, "실시간 분석 끝"),
+    (Key::StatusLiveLines, "분석 수순 수: {}"),
+    (Key::StatusLiveFailed, "실시간 분석 중단: {}"),
+    (Key::LiveHeading, "분석 · {}"),
+    (Key::LiveScoreView, "+는 {} 유리"),
+    (Key::LiveStats, "깊이 {} · {} 노드 · {} nps"),
+    (Key::LiveDone, "완료"),
+    (Key::LiveSearching, "읽는 중…"),
+    (Key::LiveWaiting, "대기: 컴퓨터가 생각하는 중"),
+    (Key::LiveNoMoves, "둘 수 있는 수가 없음: 대국 끝"),
     (Key::EngineMissing, "엔진 {}: 프로그램 '{}'을(를) 찾을 수 없습니다"),
     (Key::EngineSpawnFailed, "엔진 {}을(를) 시작할 수 없습니다: {}"),
     (Key::EngineCrashed, "엔진 {}이(가) 멈췄습니다 ({} 기다리는 중)"),

@@ -34,7 +34,8 @@ struct Cli {
     /// the name or command says usi). May be given more than once; adds to the config's.
     #[arg(long = "engine", global = true, value_name = "NAME=COMMAND")]
     engines: Vec<String>,
-    /// The external engine (by NAME) the hint key asks instead of the built-in one.
+    /// The external engine (by NAME) the hint key and live analysis ask instead of the
+    /// built-in one (in the games it plays).
     #[arg(long, global = true, value_name = "NAME")]
     hint_engine: Option<String>,
     /// Colour theme: wood, dark, contrast, sixteen, or a theme file.

@@ -17,7 +17,7 @@ use std::path::Path;
 use toml_edit::{Item, Table, Value};
 
 /// The roles every screen shares, in the order of [`ThemeSpec::roles`].
-pub const ROLES: [&str; 25] = [
+pub const ROLES: [&str; 26] = [
     "board",
     "grid",
     "palace",
@@ -30,6 +30,7 @@ pub const ROLES: [&str; 25] = [
     "capture_target",
     "last_move",
     "hint",
+    "best_move",
     "check",
     "hand",
     "status",
@@ -805,7 +806,14 @@ mod tests {
             );
         }
         // The marks on the board are still visible.
-        for role in ["cursor", "selected", "legal_target", "last_move", "check"] {
+        for role in [
+            "cursor",
+            "selected",
+            "legal_target",
+            "last_move",
+            "best_move",
+            "check",
+        ] {
             assert!(
                 !palette.role(role).add_modifier.is_empty(),
                 "{role} is invisible"

@@ -9,7 +9,7 @@ use crate::i18n::Key;
 use crate::record::{autosave, library, Format, GameRecord};
 use crate::rules::any::GameKind;
 use crate::ui::{self, board::HitTarget};
-use crate::workers::{self, EnginePool, ExternalSearch};
+use crate::workers::{self, EnginePool, ExternalSearch, LiveSearch};
 use crossterm::event::{
     self, DisableMouseCapture, EnableMouseCapture, Event, MouseButton, MouseEventKind,
 };
@@ -344,6 +344,25 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
                     .engine
                     .and_then(|i| app.settings.engines.get(i).cloned());
                 workers::spawn_analysis(*job, spec, app.settings.language, sender.clone());
+            }
+            Effect::StartLiveAnalysis {
+                id,
+                game,
+                lines,
+                node_limit,
+                stop,
+                engine,
+            } => {
+                let search = LiveSearch {
+                    id,
+                    engine: engine.map(|index| (index, app.settings.engines.get(index).cloned())),
+                    game: *game,
+                    lines,
+                    node_limit,
+                    stop,
+                    language: app.settings.language,
+                };
+                workers::spawn_live(pool, search, sender.clone());
             }
             Effect::ResetEngines => pool.reset(),
             Effect::Autosave(text) => {

@@ -11,7 +11,7 @@ use crate::action::Delivery;
 use crate::analysis::{self, Analyser, AnalysisError, GameAnalysis};
 use crate::app::review::AnalysisJob;
 use crate::app::{Action, SearchReport};
-use crate::engine::{self, Limits, SearchInfo};
+use crate::engine::{self, Engine, Limits, SearchInfo};
 use crate::i18n::Language;
 use crate::protocol::client::{EngineError, EngineMove, EngineSpec, ExternalEngine};
 use crate::record::games::ReadProgress;
@@ -37,6 +37,9 @@ type Slot = Arc<Mutex<Option<Held>>>;
 pub struct EnginePool {
     slots: Mutex<Vec<Slot>>,
     generation: Arc<AtomicU64>,
+    /// The built-in engine of live analysis, made on first use; its transposition table
+    /// is kept while the player browses, so a position seen before is answered deeper.
+    live_engine: Arc<Mutex<Option<Engine>>>,
 }
 
 impl EnginePool {
@@ -337,6 +340,130 @@ pub fn run_analysis(
 
 /// The transposition table of the client's analysis, as `qipan analyse` has it.
 pub const ANALYSIS_HASH_MEGABYTES: usize = 64;
+
+/// What a worker needs for a live analysis search.
+pub struct LiveSearch {
+    /// The search id to answer with.
+    pub id: u64,
+    /// The external engine's index in the settings and its spec; `None` for the built-in engine.
+    pub engine: Option<(usize, Option<EngineSpec>)>,
+    /// The game up to the position to analyse.
+    pub game: Game,
+    /// How many best lines (MultiPV).
+    pub lines: u32,
+    /// A node limit (tests); `None` searches until stopped.
+    pub node_limit: Option<u64>,
+    /// Set to stop.
+    pub stop: Arc<AtomicBool>,
+    /// The language of error messages.
+    pub language: Language,
+}
+
+/// Runs a live analysis search on a new thread: every line's progress goes out as
+/// [`Action::LiveProgress`]; a search that ends by itself (its node limit, a mate seen
+/// to the end) answers [`Action::LiveFinished`]; a failed external engine answers
+/// [`Action::LiveFailed`] and is ended. A stopped search goes quiet.
+pub fn spawn_live(pool: &EnginePool, search: LiveSearch, sender: Sender<Action>) {
+    let limits = Limits {
+        infinite: search.node_limit.is_none(),
+        nodes: search.node_limit,
+        multipv: search.lines.max(1),
+        ..Limits::default()
+    };
+    let id = search.id;
+    match &search.engine {
+        None => {
+            let engine = Arc::clone(&pool.live_engine);
+            thread::spawn(move || {
+                let mut held = engine.lock().unwrap_or_else(|e| e.into_inner());
+                let engine = held.get_or_insert_with(Engine::default);
+                let mut report = |info: &SearchInfo| {
+                    let _ = sender.send(Action::LiveProgress {
+                        search: id,
+                        line: info.multipv,
+                        report: Box::new(SearchReport::from_info(info)),
+                    });
+                };
+                let outcome = engine.search_lines(&search.game, limits, &search.stop, &mut report);
+                drop(held);
+                if !search.stop.load(Ordering::Relaxed) {
+                    let lines = outcome.map_or_else(Vec::new, |outcome| {
+                        outcome.lines.iter().map(SearchReport::from_info).collect()
+                    });
+                    let _ = sender.send(Action::LiveFinished { search: id, lines });
+                }
+            });
+        }
+        Some((index, _)) => {
+            let slot = pool.slot(*index);
+            let generation = Arc::clone(&pool.generation);
+            thread::spawn(move || {
+                let answer = run_external_live(&slot, &generation, &search, limits, &sender);
+                if search.stop.load(Ordering::Relaxed) {
+                    return;
+                }
+                let action = match answer {
+                    Ok(lines) => Action::LiveFinished { search: id, lines },
+                    Err(error) => Action::LiveFailed {
+                        search: id,
+                        message: error.message(search.language),
+                    },
+                };
+                let _ = sender.send(action);
+            });
+        }
+    }
+}
+
+fn run_external_live(
+    slot: &Slot,
+    generation: &AtomicU64,
+    search: &LiveSearch,
+    limits: Limits,
+    sender: &Sender<Action>,
+) -> Result<Vec<SearchReport>, EngineError> {
+    let Some((index, spec)) = &search.engine else {
+        return Ok(Vec::new());
+    };
+    let Some(spec) = spec else {
+        return Err(EngineError::Missing {
+            name: format!("#{}", index + 1),
+            command: String::new(),
+        });
+    };
+    let mut held = slot.lock().unwrap_or_else(|e| e.into_inner());
+    let now = generation.load(Ordering::SeqCst);
+    if held.as_ref().is_some_and(|h| h.generation != now) {
+        *held = None; // an engine of an earlier game
+    }
+    if held.is_none() {
+        *held = Some(Held {
+            generation: now,
+            engine: ExternalEngine::start(spec)?,
+        });
+    }
+    let Some(current) = held.as_mut() else {
+        unreachable!("the engine was just started");
+    };
+    let id = search.id;
+    let result = current.engine.search_lines(
+        &search.game,
+        &limits,
+        search.lines,
+        &search.stop,
+        &mut |line, report| {
+            let _ = sender.send(Action::LiveProgress {
+                search: id,
+                line,
+                report: Box::new(report.clone()),
+            });
+        },
+    );
+    if result.is_err() {
+        *held = None; // a failed engine is ended; the next use starts it afresh
+    }
+    result.map(|(_, lines)| lines)
+}
 
 #[cfg(test)]
 mod tests {

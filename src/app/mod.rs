@@ -10,6 +10,7 @@ mod clocks;
 pub mod draw;
 pub mod keymap;
 pub mod learn;
+pub mod live;
 pub mod preferences;
 pub mod records;
 pub mod review;
@@ -84,7 +85,7 @@ pub struct Settings {
     pub glyphs: GlyphSet,
     /// External engines the start screen offers after the CPU levels.
     pub engines: Vec<EngineSpec>,
-    /// The engine the hint key asks (index into `engines`); `None` for the built-in one.
+    /// The engine the hint key and live analysis ask (index into `engines`); `None` for the built-in one.
     pub hint_engine: Option<usize>,
 }
 
@@ -235,6 +236,23 @@ pub enum Effect {
     /// Analyse a line on a worker ([`crate::analysis`]), answering with
     /// [`Action::AnalysisProgress`] and [`Action::AnalysisFinished`].
     StartAnalysis(Box<review::AnalysisJob>),
+    /// Start a live analysis search of `game`'s position on a worker, until stopped; it
+    /// answers with [`Action::LiveProgress`], [`Action::LiveFinished`] or
+    /// [`Action::LiveFailed`].
+    StartLiveAnalysis {
+        /// Id to answer with.
+        id: u64,
+        /// The game up to the position to analyse (its history for the rules).
+        game: Box<Game>,
+        /// How many best lines (MultiPV).
+        lines: u32,
+        /// A node limit (tests); `None` searches until stopped.
+        node_limit: Option<u64>,
+        /// Set to stop the search.
+        stop: Arc<AtomicBool>,
+        /// The external engine to ask (index into [`Settings::engines`]); `None` for the built-in one.
+        engine: Option<usize>,
+    },
 }
 
 /// The current selection on the board.
@@ -447,6 +465,8 @@ pub struct App {
     pub opening: Option<records::Opening>,
     /// The search budget per position of "analyse this game" (the default of `qipan analyse`).
     pub analysis_budget: crate::analysis::Budget,
+    /// Live analysis: its search, the lines it shows, how many.
+    pub live: live::LiveAnalysis,
     effects: Vec<Effect>,
     next_search_id: u64,
 }
@@ -480,6 +500,7 @@ impl App {
             cpus_held: false,
             opening: None,
             analysis_budget: crate::analysis::Budget::default(),
+            live: live::LiveAnalysis::default(),
             effects: Vec::new(),
             next_search_id: 1,
         }
@@ -624,8 +645,13 @@ impl App {
         self.status = Some(Status { text, error: true });
     }
 
-    /// Handles one action.
+    /// Handles one action; live analysis then follows the position on the board.
     pub fn update(&mut self, action: Action) {
+        self.handle(action);
+        self.follow_live_analysis();
+    }
+
+    fn handle(&mut self, action: Action) {
         match action {
             Action::ForceQuit => {
                 self.cancel_opening();
@@ -637,6 +663,7 @@ impl App {
             Action::Tick => {
                 self.ticks += 1;
                 self.check_flag();
+                self.live_tick();
                 return;
             }
             Action::Resize => return,
@@ -658,6 +685,22 @@ impl App {
             }
             Action::EngineFailed { search, message } => {
                 self.engine_failed(search, &message);
+                return;
+            }
+            Action::LiveProgress {
+                search,
+                line,
+                report,
+            } => {
+                self.live_progress(search, line, *report);
+                return;
+            }
+            Action::LiveFinished { search, lines } => {
+                self.live_finished(search, lines);
+                return;
+            }
+            Action::LiveFailed { search, message } => {
+                self.live_failed(search, &message);
                 return;
             }
             Action::AnalysisProgress {
@@ -818,6 +861,7 @@ impl App {
     fn begin(&mut self, game: Game, players: [Player; 2], saved: Option<SavedClock>) {
         self.stop_search();
         self.stop_analysis_quietly();
+        self.turn_live_analysis_off();
         if !self.settings.engines.is_empty() {
             self.effects.push(Effect::ResetEngines);
         }
@@ -1122,6 +1166,9 @@ impl App {
             Action::OpenFile => self.open_open_prompt(),
             Action::ShowFen => self.show_position_fen(),
             Action::Hint => self.start_hint(),
+            Action::ToggleLiveAnalysis => self.toggle_live_analysis(),
+            Action::FewerLines => self.change_live_lines(-1),
+            Action::MoreLines => self.change_live_lines(1),
             Action::ToggleThinking => {
                 self.show_thinking = !self.show_thinking;
                 let key = if self.show_thinking {
@@ -1902,6 +1949,8 @@ pub fn native_side_name(game: GameKind, side: Side) -> &'static str {
 
 #[cfg(test)]
 mod clock_tests;
+#[cfg(test)]
+mod live_tests;
 #[cfg(test)]
 mod newplayer_tests;
 #[cfg(test)]

@@ -530,6 +530,7 @@ fn last_autosave(effects: &[Effect]) -> Option<Option<String>> {
         | Effect::ResetEngines
         | Effect::SaveConfig(_)
         | Effect::Bell
+        | Effect::StartLiveAnalysis { .. }
         | Effect::ListRecords
         | Effect::OpenRecord { .. }
         | Effect::StartAnalysis(_) => None,

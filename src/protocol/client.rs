@@ -574,6 +574,11 @@ impl ExternalEngine {
         if let Some(depth) = limits.depth {
             words.push(format!("depth {depth}"));
         }
+        if limits.infinite {
+            // Live analysis: until `stop`.
+            words.truncate(1);
+            words.push("infinite".to_string());
+        }
         if words.len() == 1 {
             words.push(if usi {
                 "btime 0 wtime 0 byoyomi 1000".to_string()
@@ -586,6 +591,10 @@ impl ExternalEngine {
 
     /// How long a search may take before the engine is told to stop.
     fn budget(&self, limits: &Limits) -> Duration {
+        if limits.infinite {
+            // Only the stop flag ends an endless search (a day is as good as never).
+            return Duration::from_secs(24 * 60 * 60);
+        }
         let own = match (limits.movetime, limits.time_left) {
             (Some(movetime), _) => movetime,
             (None, Some(left)) => left / 10 + limits.byoyomi + limits.increment,

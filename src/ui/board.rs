@@ -217,6 +217,8 @@ pub struct Marks {
     pub check: Option<u8>,
     /// The hinted move (hint key), its from and to squares highlighted.
     pub hint: Option<Move>,
+    /// Live analysis's best move in the shown position, its from and to squares highlighted.
+    pub best_move: Option<Move>,
 }
 
 impl Marks {
@@ -236,6 +238,7 @@ impl Marks {
             hint: play
                 .hint
                 .filter(|_| play.review.is_none() || play.learn.is_some()),
+            best_move: None,
         }
     }
 }
@@ -496,6 +499,9 @@ fn draw_intersections(
         if marks.hint.is_some_and(|mv| is_on_move(mv, square)) {
             highlight(theme.hint);
         }
+        if marks.best_move.is_some_and(|mv| is_on_move(mv, square)) {
+            highlight(theme.best_move);
+        }
         if marks.selected == Some(square) {
             highlight(theme.selected);
         }
@@ -638,6 +644,9 @@ fn draw_shogi(position: &AnyPosition, marks: &Marks, style: BoardStyle<'_>) -> C
         if marks.hint.is_some_and(|mv| is_on_move(mv, square)) {
             highlights = highlights.patch(theme.hint);
         }
+        if marks.best_move.is_some_and(|mv| is_on_move(mv, square)) {
+            highlights = highlights.patch(theme.best_move);
+        }
         if marks.selected == Some(square) {
             highlights = highlights.patch(theme.selected);
         }
@@ -760,6 +769,7 @@ mod tests {
                 last_move: moves.iter().next().copied(),
                 check: Some(4),
                 hint: moves.iter().nth(1).copied(),
+                best_move: moves.iter().nth(2).copied(),
             };
             for glyph_set in GlyphSet::ALL {
                 for size in BoardSize::ALL {

@@ -78,6 +78,17 @@ fn text_roles(theme: &Theme, game: GameKind) -> Vec<(String, Style)> {
                 board.patch(ground).patch(Style { bg: None, ..side }),
             ));
         }
+        // A piece on a square of live analysis's best move, both ways of drawing it.
+        pairs.push((
+            format!("{side_name} under best_move"),
+            board.patch(side).patch(theme.best_move),
+        ));
+        pairs.push((
+            format!("{side_name} over best_move"),
+            board
+                .patch(theme.best_move)
+                .patch(Style { bg: None, ..side }),
+        ));
     }
     for (name, role) in [
         ("warning", theme.warning),

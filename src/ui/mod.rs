@@ -7,6 +7,7 @@ pub mod clocks;
 pub mod glyphs;
 mod gungjanggi;
 mod learn;
+pub mod live;
 pub mod review;
 pub mod settings;
 pub mod theme;
@@ -479,16 +480,26 @@ fn render_game(app: &App, play: &Play, area: Rect, buffer: &mut Buffer) {
     title_line(app, title, layout.title, buffer);
 
     let position = play.shown_position();
+    let mut marks = Marks::of_play(play);
+    marks.best_move = live::best_move(app, play);
     let canvas = board::draw(
         position,
-        &Marks::of_play(play),
+        &marks,
         board_style(app, play, layout.size, &theme),
     );
     canvas.render(layout.board, buffer);
     if let Some(hands) = layout.hands {
         render_hands(app, play, hands, &theme, buffer);
     }
-    render_panel(app, play, layout.panel, buffer);
+    // Live analysis takes the bottom of the side panel, under the move list.
+    let live_rows = live::panel_height(app, layout.panel.height);
+    let mut panel = layout.panel;
+    panel.height -= live_rows;
+    render_panel(app, play, panel, buffer);
+    if live_rows > 0 {
+        let area = Rect::new(panel.x, panel.bottom(), panel.width, live_rows);
+        live::render(app, play, area, &theme, buffer);
+    }
     render_status(app, play, layout.status, &theme, buffer);
     match thinking_text(app, play, layout.hints.width) {
         Some(text) => Paragraph::new(text)
@@ -1916,6 +1927,8 @@ mod contrast_tests;
 mod gungjanggi_tests;
 #[cfg(test)]
 mod language_tests;
+#[cfg(test)]
+mod live_tests;
 #[cfg(test)]
 mod newplayer_tests;
 #[cfg(test)]

@@ -42,6 +42,8 @@ pub struct Theme {
     pub last_move: Style,
     /// The squares of a hinted move (the hint key).
     pub hint: Style,
+    /// The squares of live analysis's best move.
+    pub best_move: Style,
     /// A king in check.
     pub check: Style,
     /// Pieces in hand.
@@ -97,6 +99,7 @@ impl Theme {
             capture_target: role("capture_target"),
             last_move: role("last_move"),
             hint: role("hint"),
+            best_move: role("best_move"),
             check: role("check"),
             hand: role("hand"),
             status: role("status"),
