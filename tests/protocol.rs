@@ -43,7 +43,9 @@ impl std::io::Read for Script {
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             let text = self.out.text();
-            let answers = text.matches("bestmove").count() + text.matches("Nodes searched").count();
+            let answers = text.matches("bestmove").count()
+                + text.matches("Nodes searched").count()
+                + text.matches("checkmate").count();
             if answers >= self.answers_due {
                 break;
             }
