@@ -72,7 +72,8 @@ def position():
             row += str(empty)
         rows.append(row)
     rest = "".join((str(SET[k] - used[k]) if SET[k] - used[k] > 1 else "") + k.lower() for k in SET if SET[k] - used[k] > 0)
-    sente = "".join(sorted(hand))
+    # Counted letters (2G, not GG): cshogi reads a repeated letter as one piece.
+    sente = "".join((str(hand.count(k)) if hand.count(k) > 1 else "") + k for k in SET if k in hand)
     return "/".join(rows) + f" b {sente}{rest} 1"
 
 

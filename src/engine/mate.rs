@@ -336,7 +336,7 @@ impl Solver<'_> {
         }
         let child_tag = self.tag(ply + 1);
         loop {
-            let (phi, delta, best, second_delta) = summarize(&children);
+            let (phi, delta, best, second_delta, open) = summarize(&children);
             if phi >= phi_limit || delta >= delta_limit || self.aborted {
                 self.path.pop();
                 let distance = if phi == 0 || delta == 0 {
@@ -352,11 +352,17 @@ impl Solver<'_> {
             }
             let child = &children[best];
             // The child's phi is our delta's share; its delta is our phi's candidate.
+            // Our delta is the largest child phi plus the other open children.
             let child_phi_limit = delta_limit
-                .saturating_sub(delta)
-                .saturating_add(child.phi)
+                .saturating_sub(open.saturating_sub(1))
+                .max(child.phi.saturating_add(1))
                 .min(INFINITE);
-            let child_delta_limit = phi_limit.min(second_delta.saturating_add(1)).min(INFINITE);
+            // The 1+ε trick: let the child go a little past the runner-up before
+            // switching back, so two close siblings do not take turns every node.
+            let runner_up = second_delta
+                .saturating_add(second_delta / 4)
+                .saturating_add(1);
+            let child_delta_limit = phi_limit.min(runner_up).min(INFINITE);
             let child_position = child.position.clone();
             self.search(
                 &child_position,
@@ -455,13 +461,16 @@ impl Solver<'_> {
     }
 }
 
-/// The node's numbers from its children: `phi` = the least child `delta`, `delta` = the
-/// sum of the children's `phi`; also the child to expand and the runner-up's `delta`.
-fn summarize(children: &[Child]) -> (u32, u32, usize, u32) {
+/// The node's numbers from its children: `phi` = the least child `delta`; `delta` = the
+/// largest child `phi` plus one for every other open child (weak proof numbers: a
+/// defender's many useless interpositions do not make a mate look far away, as a plain
+/// sum would); also the child to expand and the runner-up's `delta`.
+fn summarize(children: &[Child]) -> (u32, u32, usize, u32, u32) {
     let mut phi = INFINITE;
     let mut second = INFINITE;
     let mut best = 0;
-    let mut delta: u32 = 0;
+    let mut largest: u32 = 0;
+    let mut open: u32 = 0;
     for (index, child) in children.iter().enumerate() {
         if child.delta < phi {
             second = phi;
@@ -470,9 +479,17 @@ fn summarize(children: &[Child]) -> (u32, u32, usize, u32) {
         } else if child.delta < second {
             second = child.delta;
         }
-        delta = delta.saturating_add(child.phi).min(INFINITE);
+        if child.phi != 0 {
+            largest = largest.max(child.phi);
+            open += 1;
+        }
     }
-    (phi, delta, best, second)
+    let delta = if open == 0 {
+        0
+    } else {
+        largest.saturating_add(open - 1).min(INFINITE)
+    };
+    (phi, delta, best, second, open)
 }
 
 /// Plies to the end of a solved node: a win goes by the quickest winning child, a loss
