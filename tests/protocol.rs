@@ -78,9 +78,11 @@ fn run_usi(text: &str) -> String {
     out.text()
 }
 
+/// The move of the first `bestmove` line (its `ponder` part left off).
 fn bestmove(text: &str) -> &str {
     text.lines()
         .find_map(|l| l.strip_prefix("bestmove "))
+        .and_then(|rest| rest.split_whitespace().next())
         .expect("a bestmove line")
 }
 
@@ -435,7 +437,7 @@ fn uci_multipv_reports_the_best_lines_each_depth() {
     assert_eq!(lines[0], (1, "a1a7".to_string()), "{out}");
     assert_eq!(lines[1], (2, "h8g10".to_string()), "{out}");
     assert_eq!(lines[2].0, 3);
-    assert_eq!(bestmove(&out), "a1a7");
+    assert_eq!(bestmove(&out).split_whitespace().next(), Some("a1a7"));
     // Every depth reports its three lines in order, after the depth's first line.
     for depth in 1..=2 {
         let ks: Vec<u32> = multipv_lines(&out, depth).iter().map(|l| l.0).collect();
@@ -493,7 +495,7 @@ fn clock_figures_with_decimals_are_truncated_not_refused() {
     assert_eq!(go.time[1], Some(Duration::from_millis(100)));
     assert_eq!(go.increment[0], Duration::from_millis(7));
     let go = parse_go(&["btime", "abc"], Dialect::Usi);
-    assert_eq!(go.problems.len(), 1);
+    assert!(!go.problems.is_empty());
 }
 
 #[test]
