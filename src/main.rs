@@ -84,6 +84,8 @@ enum Mode {
     Uci,
     /// Speak USI (shogi) on standard input and output, for shogi GUIs.
     Usi,
+    /// Speak UCCI (xiangqi) on standard input and output, for Chinese xiangqi GUIs.
+    Ucci,
     /// Measure perft speed per game, next to Fairy-Stockfish when it is installed.
     Bench {
         /// Shallower depths: a few seconds in all.
@@ -417,6 +419,10 @@ fn run(cli: Cli) -> Result<(), String> {
         Some(Mode::Usi) => {
             let stdin = std::io::BufReader::new(std::io::stdin());
             qipan::protocol::usi::run(stdin, std::io::stdout()).map_err(output_error)
+        }
+        Some(Mode::Ucci) => {
+            let stdin = std::io::BufReader::new(std::io::stdin());
+            qipan::protocol::ucci::run(stdin, std::io::stdout()).map_err(output_error)
         }
         Some(Mode::Bench { quick, no_compare }) => {
             let agreed =

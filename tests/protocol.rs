@@ -43,7 +43,9 @@ impl std::io::Read for Script {
         let deadline = Instant::now() + Duration::from_secs(30);
         while Instant::now() < deadline {
             let text = self.out.text();
-            let answers = text.matches("bestmove").count() + text.matches("Nodes searched").count();
+            let answers = text.matches("bestmove").count()
+                + text.matches("Nodes searched").count()
+                + text.matches("checkmate").count();
             if answers >= self.answers_due {
                 break;
             }
@@ -76,9 +78,11 @@ fn run_usi(text: &str) -> String {
     out.text()
 }
 
+/// The move of the first `bestmove` line (its `ponder` part left off).
 fn bestmove(text: &str) -> &str {
     text.lines()
         .find_map(|l| l.strip_prefix("bestmove "))
+        .and_then(|rest| rest.split_whitespace().next())
         .expect("a bestmove line")
 }
 
@@ -433,7 +437,7 @@ fn uci_multipv_reports_the_best_lines_each_depth() {
     assert_eq!(lines[0], (1, "a1a7".to_string()), "{out}");
     assert_eq!(lines[1], (2, "h8g10".to_string()), "{out}");
     assert_eq!(lines[2].0, 3);
-    assert_eq!(bestmove(&out), "a1a7");
+    assert_eq!(bestmove(&out).split_whitespace().next(), Some("a1a7"));
     // Every depth reports its three lines in order, after the depth's first line.
     for depth in 1..=2 {
         let ks: Vec<u32> = multipv_lines(&out, depth).iter().map(|l| l.0).collect();
@@ -477,4 +481,78 @@ fn usi_multipv_reports_lines_in_usi_notation() {
     assert!(bestmove(&out).starts_with("5e5b"), "{out}");
     let out = run_usi("setoption name USI_MultiPV value 2\nposition startpos\ngo depth 2\n");
     assert_eq!(multipv_lines(&out, 2).len(), 2, "{out}");
+}
+
+#[test]
+fn clock_figures_with_decimals_are_truncated_not_refused() {
+    use qipan::protocol::{parse_go, Dialect};
+    let go = parse_go(
+        &["wtime", "9058.3", "btime", "100.9", "winc", "7.5"],
+        Dialect::Uci,
+    );
+    assert!(go.problems.is_empty(), "{:?}", go.problems);
+    assert_eq!(go.time[0], Some(Duration::from_millis(9058)));
+    assert_eq!(go.time[1], Some(Duration::from_millis(100)));
+    assert_eq!(go.increment[0], Duration::from_millis(7));
+    let go = parse_go(&["btime", "abc"], Dialect::Usi);
+    assert!(!go.problems.is_empty());
+}
+
+#[test]
+fn the_time_margin_is_taken_off_every_clock_figure() {
+    use qipan::protocol::{parse_go, Dialect, SearchSettings};
+    use qipan::rules::Side;
+    let mut settings = SearchSettings::default();
+    assert_eq!(settings.set("Move Overhead", Some("50")), Some(Ok(())));
+    let go = parse_go(
+        &["wtime", "1000", "btime", "2000", "movetime", "30"],
+        Dialect::Uci,
+    );
+    let limits = go.limits_with(Side::First, &settings);
+    assert_eq!(limits.time_left, Some(Duration::from_millis(950)));
+    assert_eq!(limits.movetime, Some(Duration::from_millis(1)));
+    assert!(settings.set("NetworkDelay", Some("-3")).unwrap().is_err());
+    assert!(settings.set("Threads", Some("2")).is_none());
+}
+
+#[test]
+fn uci_elo_maps_onto_the_levels() {
+    use qipan::protocol::{level_for_elo, SearchSettings, ELO_FOR_LEVEL};
+    assert_eq!(level_for_elo(0), 1);
+    assert_eq!(level_for_elo(ELO_FOR_LEVEL[0]), 1);
+    assert_eq!(level_for_elo(ELO_FOR_LEVEL[9] - 1), 9);
+    assert_eq!(level_for_elo(ELO_FOR_LEVEL[9]), 10);
+    let mut settings = SearchSettings::default();
+    settings.set("UCI_Elo", Some("1400")).unwrap().unwrap();
+    assert_eq!(
+        settings.effective_level(),
+        10,
+        "only with UCI_LimitStrength"
+    );
+    settings
+        .set("UCI_LimitStrength", Some("true"))
+        .unwrap()
+        .unwrap();
+    assert_eq!(settings.effective_level(), 5);
+}
+
+#[test]
+fn iccs_and_fairy_stockfish_coordinates_convert() {
+    use qipan::protocol::{iccs_from_uci, uci_from_iccs};
+    assert_eq!(iccs_from_uci("h3e3"), "h2e2");
+    assert_eq!(iccs_from_uci("b10c8"), "b9c7");
+    assert_eq!(uci_from_iccs("h2e2").as_deref(), Some("h3e3"));
+    assert_eq!(uci_from_iccs("H2-E2").as_deref(), Some("h3e3"));
+    assert_eq!(uci_from_iccs("b9c7").as_deref(), Some("b10c8"));
+    assert_eq!(uci_from_iccs("z9c7"), None);
+    assert_eq!(uci_from_iccs("h2e"), None);
+}
+
+#[test]
+fn usi_go_mate_answers_in_the_spec_forms_in_process() {
+    let out = run_usi(
+        "position sfen 4k4/9/4S4/9/9/9/9/9/9 b G 1\ngo mate 5000\nposition sfen 4k4/9/9/9/9/9/9/9/9 b P 1\ngo mate infinite\n",
+    );
+    let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("checkmate")).collect();
+    assert_eq!(answers, ["checkmate G*5b", "checkmate nomate"], "{out}");
 }

@@ -7,6 +7,7 @@
 //! [`eval`] holds each game's evaluation and its reading of the rules' endings.
 
 pub mod eval;
+pub mod mate;
 pub mod report;
 pub mod search;
 pub mod table;
@@ -325,12 +326,24 @@ impl Engine {
         report: &mut dyn FnMut(&SearchInfo),
     ) -> Option<search::Outcome> {
         let moves = game.legal_moves();
-        if moves.is_empty() {
+        self.search_among(game, moves.as_slice(), limits, stop, report)
+    }
+
+    /// Like [`Engine::search_lines`], choosing only among `root_moves` (legal moves of
+    /// the game; UCCI's `banmoves` leaves some out). `None` when the list is empty.
+    pub fn search_among(
+        &mut self,
+        game: &Game,
+        root_moves: &[Move],
+        limits: Limits,
+        stop: &AtomicBool,
+        report: &mut dyn FnMut(&SearchInfo),
+    ) -> Option<search::Outcome> {
+        if root_moves.is_empty() {
             return None;
         }
         self.table.new_search();
         let plan = plan_for(&limits);
-        let root_moves = moves.as_slice();
         let table = &mut self.table;
         Some(match game.position() {
             AnyPosition::Xiangqi(p) => {

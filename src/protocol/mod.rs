@@ -1,10 +1,12 @@
-//! Text protocols for other programs: UCI in Fairy-Stockfish's dialect, and USI for shogi.
+//! Text protocols for other programs: UCI in Fairy-Stockfish's dialect, USI for shogi,
+//! and UCCI for xiangqi GUIs.
 //!
-//! Both dialects share what is here: parsing `go`, running the search on a worker
-//! thread (so `stop` and `isready` are read while it thinks), and writing `info`
-//! lines from the search's reports.
+//! The dialects share what is here: parsing `go`, the options every dialect has, running
+//! the search on a worker thread (so `stop`, `ponderhit` and `isready` are read while it
+//! thinks), pondering, USI's mate search, and writing `info` and `bestmove` lines.
 
 pub mod client;
+pub mod ucci;
 pub mod uci;
 pub mod usi;
 
@@ -132,6 +134,9 @@ pub enum Dialect {
     Uci,
     /// USI: moves like `7g7f`, `P*5e`; `bestmove resign` when there is no move.
     Usi,
+    /// UCCI (xiangqi GUIs): ICCS moves like `h2e2` (ranks 0–9), plain scores,
+    /// `nobestmove` when there is no move.
+    Ucci,
 }
 
 impl Dialect {
@@ -139,10 +144,64 @@ impl Dialect {
     pub fn move_text(self, position: &AnyPosition, mv: Move) -> String {
         match (self, position) {
             (Dialect::Usi, AnyPosition::Shogi(p)) => p.move_to_usi(mv),
+            (Dialect::Ucci, _) => iccs_from_uci(&position.move_to_uci(mv)),
             _ => position.move_to_uci(mv),
         }
     }
+
+    /// The `bestmove` line when there is no move to play.
+    fn no_move(self) -> &'static str {
+        match self {
+            Dialect::Uci => "bestmove (none)",
+            Dialect::Usi => "bestmove resign",
+            Dialect::Ucci => "nobestmove",
+        }
+    }
 }
+
+/// A Fairy-Stockfish move on a ten-rank board (`h3e3`, ranks 1–10) in ICCS (`h2e2`,
+/// ranks 0–9), as UCCI writes it.
+pub fn iccs_from_uci(text: &str) -> String {
+    shift_ranks(text, -1)
+}
+
+/// An ICCS move (`h2e2`, `H2-E2`) in Fairy-Stockfish's notation (`h3e3`); `None` when it
+/// is not two squares.
+pub fn uci_from_iccs(text: &str) -> Option<String> {
+    let plain: String = text
+        .chars()
+        .filter(|c| *c != '-')
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    let bytes = plain.as_bytes();
+    let square = |b: &[u8]| b.len() == 2 && (b'a'..=b'i').contains(&b[0]) && b[1].is_ascii_digit();
+    (bytes.len() == 4 && square(&bytes[..2]) && square(&bytes[2..])).then(|| shift_ranks(&plain, 1))
+}
+
+/// Adds `by` to every rank number of a move text (letters kept, numbers rewritten).
+fn shift_ranks(text: &str, by: i32) -> String {
+    let mut out = String::new();
+    let mut number = String::new();
+    let flush = |number: &mut String, out: &mut String| {
+        if let Ok(n) = number.parse::<i32>() {
+            out.push_str(&(n + by).to_string());
+        }
+        number.clear();
+    };
+    for c in text.chars() {
+        if c.is_ascii_digit() {
+            number.push(c);
+        } else {
+            flush(&mut number, &mut out);
+            out.push(c);
+        }
+    }
+    flush(&mut number, &mut out);
+    out
+}
+
+/// UCCI's score for a mate: this minus the plies to it (ElephantEye's convention).
+const UCCI_MATE: i32 = 10_000;
 
 /// The `info` line for a completed depth; `multipv k` is written when the search reports
 /// several lines (GUIs read a line without it as the best one).
@@ -152,9 +211,14 @@ pub fn info_line(
     info: &SearchInfo,
     several_lines: bool,
 ) -> String {
-    let score = match info.score {
-        Score::Centipawns(cp) => format!("cp {cp}"),
-        Score::Mate(moves) => format!("mate {moves}"),
+    let score = match (dialect, info.score) {
+        (Dialect::Ucci, Score::Centipawns(cp)) => cp.to_string(),
+        (Dialect::Ucci, Score::Mate(moves)) if moves > 0 => {
+            (UCCI_MATE - (2 * moves - 1)).to_string()
+        }
+        (Dialect::Ucci, Score::Mate(moves)) => (-UCCI_MATE - 2 * moves).to_string(),
+        (_, Score::Centipawns(cp)) => format!("cp {cp}"),
+        (_, Score::Mate(moves)) => format!("mate {moves}"),
     };
     let millis = info.elapsed.as_millis().max(1) as u64;
     let nps = info.nodes * 1000 / millis;
@@ -181,6 +245,15 @@ pub fn info_line(
     line
 }
 
+/// How long a USI `go mate` may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MateTime {
+    /// `go mate infinite` (or no time given): until solved or stopped.
+    Infinite,
+    /// `go mate <ms>`.
+    Limited(Duration),
+}
+
 /// The words of a `go` command, read into limits. Unknown words are reported, not fatal.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct GoCommand {
@@ -190,41 +263,94 @@ pub struct GoCommand {
     pub time: [Option<Duration>; 2],
     /// `winc` / `binc`, first player first.
     pub increment: [Duration; 2],
+    /// UCCI's `time` / `increment`: the side to move's, whichever side that is.
+    pub own_time: Option<Duration>,
+    /// UCCI's `increment`.
+    pub own_increment: Option<Duration>,
     /// `byoyomi` (USI).
     pub byoyomi: Duration,
+    /// `go ponder`: think on the opponent's time, holding `bestmove` until `ponderhit` or `stop`.
+    pub ponder: bool,
+    /// USI `go mate …`: a tsume search instead of a game search.
+    pub mate: Option<MateTime>,
     /// Problems found while reading, for `info string`.
     pub problems: Vec<String>,
 }
 
+/// Reads a clock or count number: integers, and decimals truncated (`9058.3` → 9058), as
+/// Fairy-Stockfish does; negative numbers count as 0.
+fn read_number(word: Option<&&str>, unit: f64) -> Option<i64> {
+    let word = word?;
+    let value = match word.parse::<i64>() {
+        Ok(n) => n as f64,
+        Err(_) => word.parse::<f64>().ok().filter(|v| v.is_finite())?,
+    };
+    Some((value * unit).trunc().clamp(0.0, 1e15) as i64)
+}
+
 /// Reads the words after `go` (perft is handled by the caller).
 pub fn parse_go(words: &[&str], dialect: Dialect) -> GoCommand {
+    parse_go_in(words, dialect, 1.0)
+}
+
+/// Reads the words after `go`, clock numbers counted in `unit` milliseconds (UCCI counts
+/// seconds unless `usemillisec` is on).
+pub fn parse_go_in(words: &[&str], dialect: Dialect, unit: f64) -> GoCommand {
     let mut go = GoCommand::default();
     // UCI: w = first player (Red, Cho, Sente in FSF); USI: b = Sente = first player.
     let (first_time, second_time, first_inc, second_inc) = match dialect {
-        Dialect::Uci => ("wtime", "btime", "winc", "binc"),
+        Dialect::Uci | Dialect::Ucci => ("wtime", "btime", "winc", "binc"),
         Dialect::Usi => ("btime", "wtime", "binc", "winc"),
     };
     let mut index = 0;
     while index < words.len() {
         let word = words[index];
-        let number = words.get(index + 1).and_then(|w| w.parse::<i64>().ok());
-        let millis = number.map(|n| Duration::from_millis(n.max(0) as u64));
+        let count = read_number(words.get(index + 1), 1.0);
+        let number = read_number(words.get(index + 1), unit);
+        let millis = number.map(|n| Duration::from_millis(n as u64));
         let mut takes_number = true;
         match word {
             "infinite" => {
                 go.limits.infinite = true;
                 takes_number = false;
             }
-            "ponder" => takes_number = false,
-            "depth" => go.limits.depth = number.map(|n| n.clamp(1, 90) as u32),
-            "nodes" => go.limits.nodes = number.map(|n| n.max(1) as u64),
-            "movetime" => go.limits.movetime = millis,
-            "movestogo" => go.limits.moves_to_go = number.map(|n| n.clamp(1, 1000) as u32),
-            "byoyomi" => go.byoyomi = millis.unwrap_or_default(),
-            "mate" => {
-                go.problems
-                    .push("go mate is searched as an ordinary search".to_string());
+            "ponder" => {
+                go.ponder = true;
+                takes_number = false;
             }
+            // UCCI: the opponent offers a draw; qipan plays on.
+            "draw" if dialect == Dialect::Ucci => takes_number = false,
+            "depth" if words.get(index + 1) == Some(&"infinite") => {
+                go.limits.infinite = true;
+                index += 1;
+                takes_number = false;
+            }
+            "depth" => go.limits.depth = count.map(|n| n.clamp(1, 90) as u32),
+            "nodes" => go.limits.nodes = count.map(|n| n.max(1) as u64),
+            "movetime" => go.limits.movetime = millis,
+            "movestogo" => go.limits.moves_to_go = count.map(|n| n.clamp(1, 1000) as u32),
+            "byoyomi" => go.byoyomi = millis.unwrap_or_default(),
+            "mate" if dialect == Dialect::Usi => {
+                go.mate = Some(match words.get(index + 1) {
+                    Some(&"infinite") | None => MateTime::Infinite,
+                    Some(_) => match millis {
+                        Some(limit) => MateTime::Limited(limit),
+                        None => MateTime::Infinite,
+                    },
+                });
+                if words.get(index + 1).is_none() || millis.is_none() {
+                    takes_number = false;
+                    index += usize::from(words.get(index + 1) == Some(&"infinite"));
+                }
+            }
+            "mate" => {
+                // UCI `go mate N`: look for a mate in N moves (a search deep enough to see
+                // the mated side's last position).
+                go.limits.depth = count.map(|n| (2 * n + 1).clamp(1, 90) as u32);
+            }
+            "time" if dialect == Dialect::Ucci => go.own_time = millis,
+            "increment" if dialect == Dialect::Ucci => go.own_increment = millis,
+            "opptime" | "oppincrement" | "oppmovestogo" if dialect == Dialect::Ucci => {}
             w if w == first_time => go.time[0] = millis,
             w if w == second_time => go.time[1] = millis,
             w if w == first_inc => go.increment[0] = millis.unwrap_or_default(),
@@ -249,12 +375,136 @@ pub fn parse_go(words: &[&str], dialect: Dialect) -> GoCommand {
     go
 }
 
+/// Engine settings every dialect shares: level, lines, the time margin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SearchSettings {
+    /// The level 1–10 (`Skill Level`, or `UCI_Elo` when `UCI_LimitStrength` is on).
+    pub level: u8,
+    /// How many best lines `go` reports (`MultiPV`).
+    pub multipv: u32,
+    /// Taken off every time budget for the GUI and the network (`Move Overhead`, `NetworkDelay`).
+    pub overhead: Duration,
+    /// `UCI_LimitStrength`: play at the level `UCI_Elo` maps to.
+    pub limit_strength: bool,
+    /// `UCI_Elo`.
+    pub elo: u32,
+}
+
+impl Default for SearchSettings {
+    fn default() -> Self {
+        SearchSettings {
+            level: MAX_LEVEL,
+            multipv: 1,
+            overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
+            limit_strength: false,
+            elo: ELO_FOR_LEVEL[MAX_LEVEL as usize - 1],
+        }
+    }
+}
+
+/// The default `Move Overhead` / `NetworkDelay` in milliseconds.
+pub const DEFAULT_OVERHEAD_MS: u64 = 10;
+
+/// The largest `Move Overhead` / `NetworkDelay` accepted, in milliseconds.
+pub const MAX_OVERHEAD_MS: u64 = 5_000;
+
+/// The rating `UCI_Elo` gives each level 1–10. PROVISIONAL: spaced by hand, not yet
+/// measured by matches (tools/STRENGTH.md says so too).
+pub const ELO_FOR_LEVEL: [u32; MAX_LEVEL as usize] =
+    [800, 950, 1100, 1250, 1400, 1550, 1700, 1850, 2000, 2200];
+
+/// The level `UCI_Elo` maps to: the strongest level rated at or below `elo` (level 1 below all).
+pub fn level_for_elo(elo: u32) -> u8 {
+    ELO_FOR_LEVEL
+        .iter()
+        .rposition(|&rating| rating <= elo)
+        .map_or(1, |index| index as u8 + 1)
+}
+
+impl SearchSettings {
+    /// The level in force: `UCI_Elo`'s when strength is limited, else `Skill Level`'s.
+    pub fn effective_level(&self) -> u8 {
+        if self.limit_strength {
+            level_for_elo(self.elo).min(self.level)
+        } else {
+            self.level
+        }
+    }
+
+    /// Reads the options every dialect shares (`MultiPV`, `Move Overhead`/`NetworkDelay`,
+    /// `UCI_LimitStrength`, `UCI_Elo`, skill level). `None` when the name is not one of
+    /// them; `Some(Err(message))` when the value is wrong.
+    pub fn set(&mut self, name: &str, value: Option<&str>) -> Option<Result<(), String>> {
+        let lower = name.to_ascii_lowercase().replace(['_', ' '], "");
+        let result = match lower.as_str() {
+            "multipv" | "usimultipv" => match value.and_then(parse_multipv) {
+                Some(lines) => {
+                    self.multipv = lines;
+                    Ok(())
+                }
+                None => Err(format!("{name} needs a number from 1 to {MAX_LINES}")),
+            },
+            "moveoverhead" | "networkdelay" | "networkdelay2" => {
+                match value.and_then(|v| v.trim().parse::<u64>().ok()) {
+                    Some(ms) if ms <= MAX_OVERHEAD_MS => {
+                        self.overhead = Duration::from_millis(ms);
+                        Ok(())
+                    }
+                    _ => Err(format!(
+                        "{name} needs a number of ms from 0 to {MAX_OVERHEAD_MS}"
+                    )),
+                }
+            }
+            "ucilimitstrength" => match value.map(|v| v.trim().to_ascii_lowercase()) {
+                Some(v) if v == "true" || v == "false" => {
+                    self.limit_strength = v == "true";
+                    Ok(())
+                }
+                _ => Err(format!("{name} needs true or false")),
+            },
+            "ucielo" => match value.and_then(|v| v.trim().parse::<u32>().ok()) {
+                Some(elo) => {
+                    self.elo = elo.clamp(ELO_FOR_LEVEL[0], ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]);
+                    Ok(())
+                }
+                None => Err(format!("{name} needs a number")),
+            },
+            "skilllevel" => match value.and_then(parse_level) {
+                Some(level) => {
+                    self.level = level;
+                    Ok(())
+                }
+                None => Err(format!("{name} needs a number from 1 to {MAX_LEVEL}")),
+            },
+            _ => return None,
+        };
+        Some(result)
+    }
+
+    /// The option lines for these settings in UCI/USI form (`option name … type …`).
+    pub fn option_lines(&self, overhead_name: &str) -> Vec<String> {
+        vec![
+            format!("option name MultiPV type spin default 1 min 1 max {MAX_LINES}"),
+            format!(
+                "option name {overhead_name} type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
+            ),
+            "option name UCI_LimitStrength type check default false".to_string(),
+            format!(
+                "option name UCI_Elo type spin default {} min {} max {}",
+                ELO_FOR_LEVEL[MAX_LEVEL as usize - 1],
+                ELO_FOR_LEVEL[0],
+                ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]
+            ),
+        ]
+    }
+}
+
 impl GoCommand {
     /// The limits for the side to move, with the level's node cap and noise applied.
     pub fn limits_for(&self, side: Side, level: u8) -> Limits {
         let mut limits = self.limits;
-        limits.time_left = self.time[side.index()];
-        limits.increment = self.increment[side.index()];
+        limits.time_left = self.own_time.or(self.time[side.index()]);
+        limits.increment = self.own_increment.unwrap_or(self.increment[side.index()]);
         limits.byoyomi = self.byoyomi;
         if limits.time_left.is_none() && self.byoyomi > Duration::ZERO && limits.movetime.is_none()
         {
@@ -274,6 +524,99 @@ impl GoCommand {
         }
         limits
     }
+
+    /// [`GoCommand::limits_for`] with the session's settings: level, lines, and the
+    /// overhead taken off every clock figure (never below 1 ms).
+    pub fn limits_with(&self, side: Side, settings: &SearchSettings) -> Limits {
+        let mut limits = self.limits_for(side, settings.effective_level());
+        limits.multipv = settings.multipv;
+        let less = |time: Duration| {
+            time.saturating_sub(settings.overhead)
+                .max(Duration::from_millis(1))
+        };
+        limits.time_left = limits.time_left.map(less);
+        limits.movetime = limits.movetime.map(less);
+        if limits.byoyomi > Duration::ZERO {
+            limits.byoyomi = less(limits.byoyomi);
+        }
+        limits
+    }
+}
+
+/// The search's answer, written once the search (and any pondering) is over.
+struct Answer {
+    best: Option<Move>,
+    ponder: Option<Move>,
+}
+
+/// Searches `game`, writing `info` lines; returns the move and the expected reply.
+fn search_and_report(
+    engine: &mut Engine,
+    game: &Game,
+    banned: &[Move],
+    limits: Limits,
+    stop: &AtomicBool,
+    dialect: Dialect,
+    out: &mut dyn Write,
+) -> std::io::Result<Answer> {
+    let start = game.position().clone();
+    let mut failed = None;
+    let several_lines = limits.multipv > 1;
+    let mut root_moves = game.legal_moves();
+    root_moves.retain(|mv| !banned.contains(&mv));
+    let outcome = engine.search_among(game, root_moves.as_slice(), limits, stop, &mut |info| {
+        let line = info_line(dialect, &start, info, several_lines);
+        if let Err(error) = writeln!(out, "{line}") {
+            failed = Some(error);
+        }
+    });
+    if let Some(error) = failed {
+        return Err(error);
+    }
+    Ok(match outcome {
+        None => Answer {
+            best: None,
+            ponder: None,
+        },
+        Some(outcome) => {
+            let ponder = outcome
+                .lines
+                .first()
+                .filter(|line| line.principal_variation.first() == Some(&outcome.best))
+                .and_then(|line| line.principal_variation.get(1).copied());
+            Answer {
+                best: Some(outcome.best),
+                ponder,
+            }
+        }
+    })
+}
+
+/// Writes the `bestmove` line (with `ponder <move>` when the line has a reply).
+fn write_answer(
+    answer: &Answer,
+    start: &AnyPosition,
+    dialect: Dialect,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    match answer.best {
+        Some(mv) => {
+            let mut line = format!("bestmove {}", dialect.move_text(start, mv));
+            if let Some(reply) = answer.ponder {
+                let mut after = start.clone();
+                after.play_unchecked(mv);
+                let mut legal = crate::rules::MoveList::new();
+                after.legal_moves(&mut legal);
+                if legal.contains(reply) {
+                    line.push_str(" ponder ");
+                    line.push_str(&dialect.move_text(&after, reply));
+                }
+            }
+            writeln!(out, "{line}")?;
+        }
+        None => writeln!(out, "{}", dialect.no_move())?,
+    }
+    out.flush()
 }
 
 /// Searches `game` and writes `info` lines and the `bestmove` line to `out`.
@@ -285,24 +628,100 @@ pub fn think(
     dialect: Dialect,
     out: &mut dyn Write,
 ) -> std::io::Result<()> {
-    let start = game.position().clone();
-    let mut failed = None;
-    let several_lines = limits.multipv > 1;
-    let best = engine.search(game, limits, stop, &mut |info| {
-        let line = info_line(dialect, &start, info, several_lines);
-        if let Err(error) = writeln!(out, "{line}") {
-            failed = Some(error);
-        }
-    });
-    if let Some(error) = failed {
-        return Err(error);
+    think_among(engine, game, &[], limits, stop, dialect, out)
+}
+
+/// [`think`] leaving the `banned` root moves out.
+fn think_among(
+    engine: &mut Engine,
+    game: &Game,
+    banned: &[Move],
+    limits: Limits,
+    stop: &AtomicBool,
+    dialect: Dialect,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let answer = search_and_report(engine, game, banned, limits, stop, dialect, out)?;
+    write_answer(&answer, game.position(), dialect, out)
+}
+
+/// A search while pondering: searched without end until `ponderhit` or `stop`; after
+/// `ponderhit` a new search with the real limits starts from that moment (the table keeps
+/// what pondering learned), and only then is `bestmove` written. A ponder search that
+/// ends on its own (a forced line, a level's node cap) holds its answer until then.
+fn ponder_and_think(
+    engine: &mut Engine,
+    game: &Game,
+    banned: &[Move],
+    limits: Limits,
+    signals: &Signals,
+    dialect: Dialect,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let mut ponder_limits = limits;
+    ponder_limits.infinite = true;
+    let answer = search_and_report(
+        engine,
+        game,
+        banned,
+        ponder_limits,
+        &signals.interrupt,
+        dialect,
+        out,
+    )?;
+    let ended_alone = !signals.interrupt.load(Ordering::Relaxed);
+    while !signals.stop.load(Ordering::Relaxed) && !signals.ponderhit.load(Ordering::Relaxed) {
+        std::thread::sleep(Duration::from_millis(2));
     }
-    match best {
-        Some(mv) => writeln!(out, "bestmove {}", dialect.move_text(&start, mv))?,
-        None => match dialect {
-            Dialect::Uci => writeln!(out, "bestmove (none)")?,
-            Dialect::Usi => writeln!(out, "bestmove resign")?,
+    signals.pondering.store(false, Ordering::Relaxed);
+    if signals.stop.load(Ordering::Relaxed) || ended_alone {
+        return write_answer(&answer, game.position(), dialect, out);
+    }
+    think_among(engine, game, banned, limits, &signals.stop, dialect, out)
+}
+
+/// Runs USI's `go mate` on a shogi position and writes `checkmate …` (with an `info`
+/// line of the nodes and time spent first).
+pub fn mate_lines(
+    game: &Game,
+    time: MateTime,
+    table_megabytes: usize,
+    stop: &AtomicBool,
+    out: &mut dyn Write,
+) -> std::io::Result<()> {
+    let AnyPosition::Shogi(position) = game.position() else {
+        writeln!(out, "checkmate notimplemented")?;
+        return out.flush();
+    };
+    let limits = crate::engine::mate::MateLimits {
+        nodes: u64::MAX,
+        deadline: match time {
+            MateTime::Infinite => None,
+            MateTime::Limited(limit) => Some(std::time::Instant::now() + limit),
         },
+        table_megabytes,
+    };
+    let report = crate::engine::mate::solve(position, limits, stop);
+    let millis = report.elapsed.as_millis().max(1) as u64;
+    writeln!(
+        out,
+        "info time {millis} nodes {} nps {}",
+        report.nodes,
+        report.nodes * 1000 / millis
+    )?;
+    match report.answer {
+        crate::engine::mate::MateAnswer::Mate(line) => {
+            let mut text = String::from("checkmate");
+            let mut after = position.clone();
+            for mv in line {
+                text.push(' ');
+                text.push_str(&after.move_to_usi(mv));
+                after.play_unchecked(mv);
+            }
+            writeln!(out, "{text}")?;
+        }
+        crate::engine::mate::MateAnswer::NoMate => writeln!(out, "checkmate nomate")?,
+        crate::engine::mate::MateAnswer::Unknown => writeln!(out, "checkmate timeout")?,
     }
     out.flush()
 }
@@ -333,43 +752,280 @@ pub fn replay_moves(
     Ok(())
 }
 
-/// Starts a search for `go`: on a worker thread when the session has a shared output
-/// (the command loop keeps reading `stop` and `isready`), otherwise here, with an
-/// infinite search limited to one second so it returns.
-pub fn start_search(
-    engine: &Arc<Mutex<Engine>>,
-    game: &Game,
-    limits: Limits,
-    dialect: Dialect,
-    output: Option<&SharedOutput>,
-    worker: &mut Option<Worker>,
-    out: &mut dyn Write,
-) -> std::io::Result<()> {
-    match output {
-        Some(output) => {
-            *worker = Some(Worker::start(
-                engine.clone(),
-                game.clone(),
-                limits,
-                dialect,
-                output.clone(),
-            ));
-            Ok(())
+/// What a `go` asks the worker to do.
+pub enum Job {
+    /// A game search (`ponder`: hold `bestmove` until `ponderhit` or `stop`).
+    Search {
+        /// The limits once the move is really ours to play.
+        limits: Limits,
+        /// Started by `go ponder`.
+        ponder: bool,
+        /// Root moves not to play (UCCI `banmoves`).
+        banned: Vec<Move>,
+    },
+    /// USI `go mate`.
+    Mate(MateTime),
+    /// `go perft <depth>`.
+    Perft(u32),
+}
+
+/// The search side of a session, shared by every dialect: the engine, where background
+/// searches write, and the running worker. `stop`, `ponderhit` and waiting for the end
+/// live here once.
+pub struct Searcher {
+    /// The engine (its table survives from move to move).
+    pub engine: Arc<Mutex<Engine>>,
+    output: Option<SharedOutput>,
+    worker: Option<Worker>,
+}
+
+impl Searcher {
+    /// A searcher writing background searches to `output`; without one, `go` searches
+    /// before returning.
+    pub fn new(output: Option<SharedOutput>) -> Searcher {
+        Searcher {
+            engine: Arc::new(Mutex::new(Engine::default())),
+            output,
+            worker: None,
         }
-        None => {
-            let mut limits = limits;
-            if limits.infinite {
-                limits.infinite = false;
-                limits.movetime = Some(Duration::from_secs(1));
+    }
+
+    /// Waits for a running search to end (stopping it first if it has no end of its own).
+    pub fn finish(&mut self) {
+        if let Some(mut worker) = self.worker.take() {
+            worker.finish();
+        }
+    }
+
+    /// Stops a running search at once and waits for its answer.
+    pub fn stop(&mut self) {
+        if let Some(mut worker) = self.worker.take() {
+            worker.stop();
+            worker.finish();
+        }
+    }
+
+    /// `ponderhit`: the expected move was played; the ponder search becomes a timed one.
+    pub fn ponderhit(&mut self) {
+        if let Some(worker) = &self.worker {
+            worker.ponderhit();
+        }
+    }
+
+    /// True while a search (or a perft) runs.
+    pub fn searching(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_running)
+    }
+
+    /// True when the running search has no end of its own (`go infinite`, or pondering).
+    pub fn is_infinite(&self) -> bool {
+        self.worker.as_ref().is_some_and(Worker::is_infinite)
+    }
+
+    /// Forgets what the engine learned (a new game).
+    pub fn clear(&mut self) {
+        self.engine
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clear();
+    }
+
+    /// Resizes the engine's table (`Hash`, `USI_Hash`, UCCI `hashsize`).
+    pub fn set_hash_megabytes(&mut self, megabytes: usize) {
+        self.engine
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .set_hash_megabytes(megabytes);
+    }
+
+    /// Starts `job` on `game`: on the worker thread when there is a shared output (the
+    /// command loop keeps reading `stop`, `ponderhit` and `isready`), otherwise here,
+    /// with an endless search limited to one second (and pondering ignored) so it returns.
+    pub fn start(
+        &mut self,
+        game: &Game,
+        job: Job,
+        dialect: Dialect,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        self.finish();
+        match self.output.clone() {
+            Some(output) => {
+                self.worker = Some(Worker::start(
+                    self.engine.clone(),
+                    game.clone(),
+                    job,
+                    dialect,
+                    output,
+                ));
+                Ok(())
             }
-            let stop = AtomicBool::new(false);
-            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            think(&mut engine, game, limits, &stop, dialect, out)
+            None => {
+                let stop = AtomicBool::new(false);
+                match job {
+                    Job::Search {
+                        mut limits, banned, ..
+                    } => {
+                        if limits.infinite {
+                            limits.infinite = false;
+                            limits.movetime = Some(Duration::from_secs(1));
+                        }
+                        let mut engine = self.engine.lock().unwrap_or_else(|e| e.into_inner());
+                        think_among(&mut engine, game, &banned, limits, &stop, dialect, out)
+                    }
+                    Job::Mate(time) => {
+                        let time = match time {
+                            MateTime::Infinite => MateTime::Limited(Duration::from_secs(10)),
+                            limited => limited,
+                        };
+                        let megabytes = self.hash_megabytes();
+                        mate_lines(game, time, megabytes, &stop, out)
+                    }
+                    Job::Perft(depth) => perft_lines(game.position(), depth, &stop, out),
+                }
+            }
+        }
+    }
+
+    fn hash_megabytes(&self) -> usize {
+        self.engine
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .hash_megabytes()
+    }
+}
+
+impl Drop for Searcher {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// The flags a worker's thread reads.
+#[derive(Default)]
+struct Signals {
+    /// `stop` (or `quit`): end now and answer.
+    stop: AtomicBool,
+    /// `ponderhit`: the pondered move was played.
+    ponderhit: AtomicBool,
+    /// What the running search polls: set by `stop`, and by `ponderhit` while pondering.
+    interrupt: AtomicBool,
+    /// True until a ponder search has been hit or stopped.
+    pondering: AtomicBool,
+}
+
+/// A search running on its own thread.
+pub struct Worker {
+    signals: Arc<Signals>,
+    handle: Option<JoinHandle<()>>,
+    infinite: bool,
+}
+
+impl Worker {
+    /// Starts `job` on `game` on a new thread; its lines go to `output`.
+    pub fn start(
+        engine: Arc<Mutex<Engine>>,
+        game: Game,
+        job: Job,
+        dialect: Dialect,
+        output: SharedOutput,
+    ) -> Worker {
+        let signals = Arc::new(Signals::default());
+        let infinite = match &job {
+            Job::Search { limits, ponder, .. } => {
+                signals.pondering.store(*ponder, Ordering::Relaxed);
+                limits.infinite
+            }
+            Job::Mate(time) => *time == MateTime::Infinite,
+            Job::Perft(_) => false,
+        };
+        let flags = signals.clone();
+        let handle = std::thread::spawn(move || {
+            let mut writer = LineWriter::new(output);
+            // A broken output (the GUI went away) ends the job quietly.
+            let _ = match job {
+                Job::Search {
+                    limits,
+                    ponder,
+                    banned,
+                } => {
+                    let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
+                    if ponder {
+                        let (g, b) = (&game, &banned[..]);
+                        ponder_and_think(&mut engine, g, b, limits, &flags, dialect, &mut writer)
+                    } else {
+                        let stop = &flags.stop;
+                        think_among(
+                            &mut engine,
+                            &game,
+                            &banned,
+                            limits,
+                            stop,
+                            dialect,
+                            &mut writer,
+                        )
+                    }
+                }
+                Job::Mate(time) => {
+                    let megabytes = engine
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .hash_megabytes();
+                    mate_lines(&game, time, megabytes, &flags.stop, &mut writer)
+                }
+                Job::Perft(depth) => perft_lines(game.position(), depth, &flags.stop, &mut writer),
+            };
+        });
+        Worker {
+            signals,
+            handle: Some(handle),
+            infinite,
+        }
+    }
+
+    /// Asks the search to stop at once (it still writes its answer).
+    pub fn stop(&self) {
+        self.signals.stop.store(true, Ordering::Relaxed);
+        self.signals.interrupt.store(true, Ordering::Relaxed);
+    }
+
+    /// `ponderhit`: ends pondering; the search goes on as a timed one.
+    pub fn ponderhit(&self) {
+        self.signals.ponderhit.store(true, Ordering::Relaxed);
+        self.signals.interrupt.store(true, Ordering::Relaxed);
+    }
+
+    /// True while the search thread runs.
+    pub fn is_running(&self) -> bool {
+        self.handle.as_ref().is_some_and(|h| !h.is_finished())
+    }
+
+    /// True when the search has no end of its own (`go infinite`, or pondering).
+    pub fn is_infinite(&self) -> bool {
+        self.infinite || self.signals.pondering.load(Ordering::Relaxed)
+    }
+
+    /// Waits for the search to end (an endless search is stopped first, or this would never return).
+    pub fn finish(&mut self) {
+        if self.is_infinite() {
+            self.stop();
+        }
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
         }
     }
 }
 
-/// What the command loop needs of a protocol session (UCI or USI).
+impl Drop for Worker {
+    fn drop(&mut self) {
+        self.stop();
+        if let Some(handle) = self.handle.take() {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// What the command loop needs of a protocol session (UCI, USI or UCCI).
 pub trait Session {
     /// Handles one command line, writing replies to `out`.
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<uci::Flow>;
@@ -474,91 +1130,6 @@ pub fn command_loop(
         }
     }
     writer.flush()
-}
-
-/// A search running on its own thread.
-pub struct Worker {
-    stop: Arc<AtomicBool>,
-    handle: Option<JoinHandle<()>>,
-    infinite: bool,
-}
-
-impl Worker {
-    /// Starts searching `game` on a new thread; its lines go to `output`.
-    pub fn start(
-        engine: Arc<Mutex<Engine>>,
-        game: Game,
-        limits: Limits,
-        dialect: Dialect,
-        output: SharedOutput,
-    ) -> Worker {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let handle = std::thread::spawn(move || {
-            let mut engine = engine.lock().unwrap_or_else(|e| e.into_inner());
-            let mut writer = LineWriter::new(output);
-            // A broken output (the GUI went away) ends the search quietly.
-            let _ = think(&mut engine, &game, limits, &flag, dialect, &mut writer);
-        });
-        Worker {
-            stop,
-            handle: Some(handle),
-            infinite: limits.infinite,
-        }
-    }
-
-    /// Asks the search to stop at once (it still writes its `bestmove`).
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
-
-    /// True while the search thread runs.
-    pub fn is_running(&self) -> bool {
-        self.handle.as_ref().is_some_and(|h| !h.is_finished())
-    }
-
-    /// Waits for the search to end (an infinite search is stopped first, or this would never return).
-    pub fn finish(&mut self) {
-        if self.infinite {
-            self.stop();
-        }
-        if let Some(handle) = self.handle.take() {
-            let _ = handle.join();
-        }
-    }
-}
-
-impl Drop for Worker {
-    fn drop(&mut self) {
-        self.stop();
-        if let Some(handle) = self.handle.take() {
-            let _ = handle.join();
-        }
-    }
-}
-
-impl Worker {
-    /// Starts `go perft depth` on a new thread: each root move's count is written as it
-    /// is known, then the total; [`Worker::stop`] ends it within moments (then no total).
-    pub fn start_perft(position: AnyPosition, depth: u32, output: SharedOutput) -> Worker {
-        let stop = Arc::new(AtomicBool::new(false));
-        let flag = stop.clone();
-        let handle = std::thread::spawn(move || {
-            let mut writer = LineWriter::new(output);
-            // A broken output (the GUI went away) ends the perft quietly.
-            let _ = perft_lines(&position, depth, &flag, &mut writer);
-        });
-        Worker {
-            stop,
-            handle: Some(handle),
-            infinite: false,
-        }
-    }
-
-    /// True when the search has no end of its own.
-    pub fn is_infinite(&self) -> bool {
-        self.infinite
-    }
 }
 
 /// Writes `go perft`'s lines (`h2e2: 44`, …, `Nodes searched: N`) unless stopped.

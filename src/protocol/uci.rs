@@ -6,26 +6,22 @@
 //! `go` searches on a worker thread when the session has a shared output
 //! ([`run`] sets one up), so `stop` and `isready` are answered while it thinks.
 
-use super::{parse_go, parse_level, parse_multipv, perft_lines, Dialect, SharedOutput, Worker};
-use crate::engine::{Engine, MAX_LEVEL, MAX_LINES};
+use super::{parse_go, Dialect, Job, SearchSettings, Searcher, SharedOutput};
+use crate::engine::{Engine, MAX_LEVEL};
 use crate::rules::any::Variant;
 use crate::rules::game::Game;
 use crate::rules::Position;
 use std::io::{BufRead, Write};
-use std::sync::atomic::AtomicBool;
 use std::sync::{Arc, Mutex};
 
 /// The engine's state between commands.
 pub struct UciSession {
     variant: Variant,
     game: Game,
-    engine: Arc<Mutex<Engine>>,
-    level: u8,
-    /// How many best lines `go` reports (`MultiPV`).
-    multipv: u32,
-    /// Where a background search writes; without it `go` searches before returning.
-    output: Option<SharedOutput>,
-    worker: Option<Worker>,
+    /// Level, lines, time margin and strength limit.
+    settings: SearchSettings,
+    /// The engine and the running search.
+    searcher: Searcher,
 }
 
 impl Default for UciSession {
@@ -46,44 +42,37 @@ pub enum Flow {
 impl UciSession {
     /// A session on xiangqi's start position (Fairy-Stockfish starts in chess; we have no chess).
     pub fn new() -> UciSession {
-        let variant = Variant::Xiangqi;
-        UciSession {
-            variant,
-            game: Game::from_variant(variant),
-            engine: Arc::new(Mutex::new(Engine::default())),
-            level: MAX_LEVEL,
-            multipv: 1,
-            output: None,
-            worker: None,
-        }
+        Self::with_searcher(Searcher::new(None))
     }
 
     /// A session whose searches run on a worker thread writing to `output`.
     pub fn with_output(output: SharedOutput) -> UciSession {
+        Self::with_searcher(Searcher::new(Some(output)))
+    }
+
+    fn with_searcher(searcher: Searcher) -> UciSession {
+        let variant = Variant::Xiangqi;
         UciSession {
-            output: Some(output),
-            ..UciSession::new()
+            variant,
+            game: Game::from_variant(variant),
+            settings: SearchSettings::default(),
+            searcher,
         }
     }
 
     /// Waits for a running search to end (stopping it first if it is infinite).
     pub fn finish_search(&mut self) {
-        if let Some(mut worker) = self.worker.take() {
-            worker.finish();
-        }
+        self.searcher.finish();
     }
 
     /// Stops a running search at once and waits for its `bestmove`.
     pub fn stop_search(&mut self) {
-        if let Some(mut worker) = self.worker.take() {
-            worker.stop();
-            worker.finish();
-        }
+        self.searcher.stop();
     }
 
     /// True while a search runs.
     pub fn searching(&self) -> bool {
-        self.worker.as_ref().is_some_and(Worker::is_running)
+        self.searcher.searching()
     }
 
     /// The game as set by the last `position` command.
@@ -100,7 +89,7 @@ impl UciSession {
         };
         let rest: Vec<&str> = words.collect();
         match command {
-            "isready" | "stop" | "quit" => {}
+            "isready" | "stop" | "quit" | "ponderhit" => {}
             // Everything else waits for the current search to finish.
             _ => self.finish_search(),
         }
@@ -122,23 +111,20 @@ impl UciSession {
                     "option name Hash type spin default {} min 1 max 4096",
                     Engine::DEFAULT_HASH_MEGABYTES
                 )?;
+                writeln!(out, "option name Ponder type check default false")?;
                 writeln!(
                     out,
                     "option name Skill Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
                 )?;
-                writeln!(
-                    out,
-                    "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
-                )?;
+                for option in self.settings.option_lines("Move Overhead") {
+                    writeln!(out, "{option}")?;
+                }
                 writeln!(out, "uciok")?;
             }
             "isready" => writeln!(out, "readyok")?,
             "ucinewgame" => {
                 self.game = Game::from_variant(self.variant);
-                self.engine
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .clear();
+                self.searcher.clear();
             }
             "setoption" => self.set_option(&rest, out)?,
             "position" => self.set_position(&rest, out)?,
@@ -149,7 +135,8 @@ impl UciSession {
                 return Ok(Flow::Quit);
             }
             "stop" => self.stop_search(),
-            "ponderhit" | "debug" | "register" => {}
+            "ponderhit" => self.searcher.ponderhit(),
+            "debug" | "register" => {}
             other => writeln!(out, "info string error: unknown command '{other}'")?,
         }
         Ok(Flow::Continue)
@@ -165,7 +152,11 @@ impl UciSession {
             Some((name, value)) => (name.trim(), Some(value.trim())),
             None => (after_name.trim(), None),
         };
-        if name.eq_ignore_ascii_case("UCI_Variant") {
+        if let Some(result) = self.settings.set(name, value) {
+            if let Err(message) = result {
+                writeln!(out, "info string error: {message}")?;
+            }
+        } else if name.eq_ignore_ascii_case("UCI_Variant") {
             let Some(value) = value else {
                 return writeln!(out, "info string error: UCI_Variant needs a value");
             };
@@ -180,30 +171,12 @@ impl UciSession {
             }
         } else if name.eq_ignore_ascii_case("Hash") {
             match value.and_then(|v| v.parse::<usize>().ok()) {
-                Some(megabytes) if (1..=4096).contains(&megabytes) => self
-                    .engine
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .set_hash_megabytes(megabytes),
+                Some(megabytes) if (1..=4096).contains(&megabytes) => {
+                    self.searcher.set_hash_megabytes(megabytes)
+                }
                 _ => writeln!(
                     out,
                     "info string error: Hash needs a size from 1 to 4096 MB"
-                )?,
-            }
-        } else if name.eq_ignore_ascii_case("Skill Level") {
-            match value.and_then(parse_level) {
-                Some(level) => self.level = level,
-                None => writeln!(
-                    out,
-                    "info string error: Skill Level needs a number from 1 to 10"
-                )?,
-            }
-        } else if name.eq_ignore_ascii_case("MultiPV") {
-            match value.and_then(parse_multipv) {
-                Some(lines) => self.multipv = lines,
-                None => writeln!(
-                    out,
-                    "info string error: MultiPV needs a number from 1 to {MAX_LINES}"
                 )?,
             }
         } else if !["Threads", "Ponder", "UCI_Chess960", "UCI_AnalyseMode"]
@@ -246,7 +219,7 @@ impl UciSession {
     }
 
     fn go(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
-        match words {
+        let job = match words {
             ["perft", depth] => {
                 let Ok(depth) = depth.parse::<u32>() else {
                     return writeln!(
@@ -257,34 +230,22 @@ impl UciSession {
                 if depth > 12 {
                     return writeln!(out, "info string error: perft depth {depth} is too deep");
                 }
-                let position = self.game.position().clone();
-                match &self.output {
-                    // On the worker, where `stop` and `quit` can end it.
-                    Some(output) => {
-                        self.worker = Some(Worker::start_perft(position, depth, output.clone()));
-                    }
-                    None => perft_lines(&position, depth, &AtomicBool::new(false), out)?,
-                }
+                Job::Perft(depth)
             }
             _ => {
                 let go = parse_go(words, Dialect::Uci);
                 for problem in &go.problems {
                     writeln!(out, "info string error: {problem}")?;
                 }
-                let mut limits = go.limits_for(self.game.position().side_to_move(), self.level);
-                limits.multipv = self.multipv;
-                super::start_search(
-                    &self.engine,
-                    &self.game,
-                    limits,
-                    Dialect::Uci,
-                    self.output.as_ref(),
-                    &mut self.worker,
-                    out,
-                )?;
+                let side = self.game.position().side_to_move();
+                Job::Search {
+                    limits: go.limits_with(side, &self.settings),
+                    ponder: go.ponder,
+                    banned: Vec::new(),
+                }
             }
-        }
-        Ok(())
+        };
+        self.searcher.start(&self.game, job, Dialect::Uci, out)
     }
 
     fn display(&self, out: &mut dyn Write) -> std::io::Result<()> {
@@ -335,14 +296,40 @@ impl UciSession {
 }
 
 /// Runs the UCI loop until `quit` or the end of input ([`super::command_loop`]):
-/// searches and perft run on a worker thread, so `quit` always ends it at once.
+/// searches and perft run on a worker thread, so `quit` always ends it at once. A GUI
+/// whose first line is `ucci` gets a UCCI session instead ([`super::ucci`]).
 pub fn run<W: Write + Send + 'static>(
     input: impl BufRead + Send + 'static,
     out: W,
 ) -> std::io::Result<()> {
+    let mut input = input;
+    let first = loop {
+        match super::read_bounded_line(&mut input, super::MAX_LINE_BYTES)? {
+            None => return Ok(()),
+            Some(super::BoundedLine::Line(line)) if line.is_empty() => continue,
+            Some(line) => break line,
+        }
+    };
+    if first == super::BoundedLine::Line("ucci".to_string()) {
+        return super::ucci::run_after_first_line(input, out);
+    }
     let shared: SharedOutput = Arc::new(Mutex::new(out));
     let mut session = UciSession::with_output(shared.clone());
-    super::command_loop(input, shared, &mut session)?;
+    let mut writer = super::LineWriter::new(shared.clone());
+    let flow = match first {
+        super::BoundedLine::Line(line) => session.handle(&line, &mut writer)?,
+        super::BoundedLine::TooLong(bytes) => {
+            writeln!(
+                writer,
+                "info string error: a line of {bytes} bytes is too long; ignored"
+            )?;
+            Flow::Continue
+        }
+    };
+    writer.flush()?;
+    if flow == Flow::Continue {
+        super::command_loop(input, shared, &mut session)?;
+    }
     session.stop_search();
     Ok(())
 }
@@ -352,12 +339,12 @@ impl super::Session for UciSession {
         UciSession::handle(self, line, out)
     }
     fn searching(&self) -> bool {
-        UciSession::searching(self)
+        self.searcher.searching()
     }
     fn search_is_infinite(&self) -> bool {
-        self.worker.as_ref().is_some_and(Worker::is_infinite)
+        self.searcher.is_infinite()
     }
     fn stop_search(&mut self) {
-        UciSession::stop_search(self)
+        self.searcher.stop()
     }
 }

@@ -4,8 +4,8 @@
 //! Input and output are plain `BufRead`/`Write`, so tests feed it bytes.
 //! Bad input never stops the engine: it answers `info string error: …`.
 
-use super::{parse_go, parse_level, parse_multipv, Dialect, SharedOutput, Worker};
-use crate::engine::{Engine, MAX_LEVEL, MAX_LINES};
+use super::{parse_go, Dialect, Job, SearchSettings, Searcher, SharedOutput};
+use crate::engine::{Engine, MAX_LEVEL};
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
 use crate::rules::shogi::ShogiPosition;
@@ -18,12 +18,10 @@ pub use super::uci::Flow;
 /// The engine's state between USI commands.
 pub struct UsiSession {
     game: Game,
-    engine: Arc<Mutex<Engine>>,
-    level: u8,
-    /// How many best lines `go` reports (`MultiPV`).
-    multipv: u32,
-    output: Option<SharedOutput>,
-    worker: Option<Worker>,
+    /// Level, lines, time margin and strength limit.
+    settings: SearchSettings,
+    /// The engine and the running search.
+    searcher: Searcher,
 }
 
 impl Default for UsiSession {
@@ -35,21 +33,19 @@ impl Default for UsiSession {
 impl UsiSession {
     /// A session on the shogi start position; `go` searches before returning.
     pub fn new() -> UsiSession {
-        UsiSession {
-            game: Game::new(AnyPosition::Shogi(ShogiPosition::start())),
-            engine: Arc::new(Mutex::new(Engine::default())),
-            level: MAX_LEVEL,
-            multipv: 1,
-            output: None,
-            worker: None,
-        }
+        Self::with_searcher(Searcher::new(None))
     }
 
     /// A session whose searches run on a worker thread writing to `output`.
     pub fn with_output(output: SharedOutput) -> UsiSession {
+        Self::with_searcher(Searcher::new(Some(output)))
+    }
+
+    fn with_searcher(searcher: Searcher) -> UsiSession {
         UsiSession {
-            output: Some(output),
-            ..UsiSession::new()
+            game: Game::new(AnyPosition::Shogi(ShogiPosition::start())),
+            settings: SearchSettings::default(),
+            searcher,
         }
     }
 
@@ -60,17 +56,12 @@ impl UsiSession {
 
     /// Waits for a running search to end (stopping it first if it is infinite).
     pub fn finish_search(&mut self) {
-        if let Some(mut worker) = self.worker.take() {
-            worker.finish();
-        }
+        self.searcher.finish();
     }
 
     /// Stops a running search at once and waits for its `bestmove`.
     pub fn stop_search(&mut self) {
-        if let Some(mut worker) = self.worker.take() {
-            worker.stop();
-            worker.finish();
-        }
+        self.searcher.stop();
     }
 
     /// Handles one command line, writing replies to `out`.
@@ -81,7 +72,7 @@ impl UsiSession {
         };
         let rest: Vec<&str> = words.collect();
         match command {
-            "isready" | "stop" | "quit" | "gameover" => {}
+            "isready" | "stop" | "quit" | "gameover" | "ponderhit" => {}
             _ => self.finish_search(),
         }
         match command {
@@ -93,30 +84,27 @@ impl UsiSession {
                     "option name USI_Hash type spin default {} min 1 max 4096",
                     Engine::DEFAULT_HASH_MEGABYTES
                 )?;
+                writeln!(out, "option name USI_Ponder type check default false")?;
                 writeln!(
                     out,
                     "option name Skill_Level type spin default {MAX_LEVEL} min 1 max {MAX_LEVEL}"
                 )?;
-                writeln!(
-                    out,
-                    "option name MultiPV type spin default 1 min 1 max {MAX_LINES}"
-                )?;
+                for option in self.settings.option_lines("NetworkDelay") {
+                    writeln!(out, "{option}")?;
+                }
                 writeln!(out, "usiok")?;
             }
             "isready" => writeln!(out, "readyok")?,
             "usinewgame" => {
                 self.game = Game::new(AnyPosition::Shogi(ShogiPosition::start()));
-                self.engine
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .clear();
+                self.searcher.clear();
             }
             "setoption" => self.set_option(&rest, out)?,
             "position" => self.set_position(&rest, out)?,
             "go" => self.go(&rest, out)?,
             "stop" => self.stop_search(),
             "gameover" => self.stop_search(),
-            "ponderhit" => {}
+            "ponderhit" => self.searcher.ponderhit(),
             "quit" => {
                 self.stop_search();
                 return Ok(Flow::Quit);
@@ -135,31 +123,20 @@ impl UsiSession {
             Some((name, value)) => (name.trim(), Some(value.trim())),
             None => (after_name.trim(), None),
         };
+        if let Some(result) = self.settings.set(name, value) {
+            if let Err(message) = result {
+                writeln!(out, "info string error: {message}")?;
+            }
+            return Ok(());
+        }
         match name {
             "USI_Hash" | "Hash" => match value.and_then(|v| v.parse::<usize>().ok()) {
-                Some(megabytes) if (1..=4096).contains(&megabytes) => self
-                    .engine
-                    .lock()
-                    .unwrap_or_else(|e| e.into_inner())
-                    .set_hash_megabytes(megabytes),
+                Some(megabytes) if (1..=4096).contains(&megabytes) => {
+                    self.searcher.set_hash_megabytes(megabytes)
+                }
                 _ => writeln!(
                     out,
                     "info string error: USI_Hash needs a size from 1 to 4096 MB"
-                )?,
-            },
-            "Skill_Level" | "Skill Level" => match value.and_then(parse_level) {
-                Some(level) => self.level = level,
-                None => writeln!(
-                    out,
-                    "info string error: Skill_Level needs a number from 1 to 10"
-                )?,
-            },
-            // `MultiPV` as YaneuraOu and the GUIs name it; `USI_MultiPV` as the spec does.
-            "MultiPV" | "USI_MultiPV" => match value.and_then(parse_multipv) {
-                Some(lines) => self.multipv = lines,
-                None => writeln!(
-                    out,
-                    "info string error: MultiPV needs a number from 1 to {MAX_LINES}"
                 )?,
             },
             "USI_Ponder" | "USI_OwnBook" => {}
@@ -207,24 +184,24 @@ impl UsiSession {
         for problem in &go.problems {
             writeln!(out, "info string error: {problem}")?;
         }
+        if let Some(time) = go.mate {
+            return self
+                .searcher
+                .start(&self.game, Job::Mate(time), Dialect::Usi, out);
+        }
         let side = self.game.position().side_to_move();
         if let AnyPosition::Shogi(position) = self.game.position() {
-            if self.game.outcome().is_none() && position.declaration_wins(side) {
+            if self.game.outcome().is_none() && position.declaration_wins(side) && !go.ponder {
                 // The CSA 27-point declaration: announce the win instead of moving.
                 return writeln!(out, "bestmove win");
             }
         }
-        let mut limits = go.limits_for(side, self.level);
-        limits.multipv = self.multipv;
-        super::start_search(
-            &self.engine,
-            &self.game,
-            limits,
-            Dialect::Usi,
-            self.output.as_ref(),
-            &mut self.worker,
-            out,
-        )
+        let job = Job::Search {
+            limits: go.limits_with(side, &self.settings),
+            ponder: go.ponder,
+            banned: Vec::new(),
+        };
+        self.searcher.start(&self.game, job, Dialect::Usi, out)
     }
 }
 
@@ -246,12 +223,12 @@ impl super::Session for UsiSession {
         UsiSession::handle(self, line, out)
     }
     fn searching(&self) -> bool {
-        self.worker.as_ref().is_some_and(Worker::is_running)
+        self.searcher.searching()
     }
     fn search_is_infinite(&self) -> bool {
-        self.worker.as_ref().is_some_and(Worker::is_infinite)
+        self.searcher.is_infinite()
     }
     fn stop_search(&mut self) {
-        UsiSession::stop_search(self)
+        self.searcher.stop()
     }
 }
