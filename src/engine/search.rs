@@ -690,11 +690,12 @@ impl<P: EngineRules> Searcher<'_, P> {
             let mut child = position.clone();
             child.play_unchecked(mv);
             let gives_check = child.in_check();
-            // Late-move pruning: at the last plies, quiet moves far down the list that give
-            // no check rarely matter.
+            // Late-move pruning: at the last plies, quiet moves far down the list rarely
+            // matter, unless a board move gives check (shogi's many checking drops are
+            // pruned like the rest).
             if prunable
                 && !tactical
-                && !gives_check
+                && !(gives_check && !mv.is_drop())
                 && depth <= 3
                 && searched >= 3 + (depth * depth) as usize
             {
