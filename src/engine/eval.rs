@@ -78,6 +78,38 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     fn null_move(&self) -> Option<Self>;
     /// True when the side to move has enough pieces that a zugzwang is unlikely.
     fn null_move_safe(&self) -> bool;
+    /// Material value of the piece on `square` in an exchange (0 when empty; a king is
+    /// worth more than everything else together, so it only takes last).
+    fn exchange_piece_value(&self, square: u8) -> i32;
+    /// Material value of the piece `mv` moves (or drops) in an exchange.
+    fn exchange_mover_value(&self, mv: Move) -> i32;
+    /// Appends the side to move's pseudo-legal captures onto `square` (pins ignored,
+    /// promotions not doubled): the recaptures of a static exchange.
+    fn captures_to(&self, square: u8, moves: &mut MoveList);
+    /// Appends the legal moves the quiescence search looks at: exactly the legal moves
+    /// for which [`EngineRules::is_tactical`] holds, generated without the others.
+    fn tactical_moves(&self, moves: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.legal_moves(&mut all);
+        for &mv in all.iter() {
+            if self.is_tactical(mv) {
+                moves.push(mv);
+            }
+        }
+    }
+}
+
+/// A king's worth in an exchange: more than any army.
+const EXCHANGE_KING: i32 = 20_000;
+
+/// Appends the pseudo-legal moves of `all` that land on `square`.
+#[inline]
+fn keep_captures_to(all: &MoveList, square: u8, moves: &mut MoveList) {
+    for &mv in all.iter() {
+        if mv.to == square && !mv.is_pass() {
+            moves.push(mv);
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -255,6 +287,28 @@ impl EngineRules for XiangqiPosition {
         let mut next = self.clone();
         next.play_null_move();
         Some(next)
+    }
+
+    fn exchange_piece_value(&self, square: u8) -> i32 {
+        match self.piece_at(square) {
+            0 => 0,
+            code if xiangqi::kind_of(code) == kind::KING => EXCHANGE_KING,
+            code => XIANGQI_VALUES[xiangqi::kind_of(code) as usize],
+        }
+    }
+
+    fn exchange_mover_value(&self, mv: Move) -> i32 {
+        self.exchange_piece_value(mv.from)
+    }
+
+    fn captures_to(&self, square: u8, moves: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.pseudo_legal_moves(&mut all);
+        keep_captures_to(&all, square, moves);
+    }
+
+    fn tactical_moves(&self, moves: &mut MoveList) {
+        self.legal_captures(moves);
     }
 
     fn null_move_safe(&self) -> bool {
@@ -488,6 +542,28 @@ impl EngineRules for JanggiPosition {
     fn null_move_safe(&self) -> bool {
         true
     }
+
+    fn exchange_piece_value(&self, square: u8) -> i32 {
+        match self.piece_at(square) {
+            0 => 0,
+            code if xiangqi::kind_of(code) == kind::KING => EXCHANGE_KING,
+            code => JANGGI_VALUES[xiangqi::kind_of(code) as usize],
+        }
+    }
+
+    fn exchange_mover_value(&self, mv: Move) -> i32 {
+        self.exchange_piece_value(mv.from)
+    }
+
+    fn captures_to(&self, square: u8, moves: &mut MoveList) {
+        let mut all = MoveList::new();
+        self.pseudo_legal_moves(&mut all);
+        keep_captures_to(&all, square, moves);
+    }
+
+    fn tactical_moves(&self, moves: &mut MoveList) {
+        self.legal_captures(moves);
+    }
 }
 
 // ---------------------------------------------------------------------------
@@ -706,10 +782,133 @@ impl EngineRules for ShogiPosition {
         // Shogi has no zugzwang worth the name while pieces can be dropped.
         true
     }
+
+    fn exchange_piece_value(&self, square: u8) -> i32 {
+        match self.piece_at(square) {
+            0 => 0,
+            code if shogi::kind_of(code) == shogi::kind::KING => EXCHANGE_KING,
+            code => SHOGI_BOARD_VALUES[shogi::kind_of(code) as usize],
+        }
+    }
+
+    fn exchange_mover_value(&self, mv: Move) -> i32 {
+        if mv.is_drop() {
+            SHOGI_HAND_VALUES[(mv.from & 7) as usize]
+        } else {
+            self.exchange_piece_value(mv.from)
+        }
+    }
+
+    fn captures_to(&self, square: u8, moves: &mut MoveList) {
+        let target = 1u128 << square;
+        let mut pieces = self.occupied_by(self.side_to_move());
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            if self.attacks_from(from) & target != 0 {
+                moves.push(Move::new(from, square));
+            }
+        }
+    }
+
+    fn tactical_moves(&self, moves: &mut MoveList) {
+        // Captures, and promotions of rooks and bishops: board moves only, never drops.
+        let mut all = MoveList::new();
+        self.legal_board_moves_to(u128::MAX, &mut all);
+        for &mv in all.iter() {
+            if self.is_tactical(mv) {
+                moves.push(mv);
+            }
+        }
+    }
 }
 
 /// Appends the moves the quiescence search considers.
 pub fn tactical_moves<P: EngineRules>(position: &P, moves: &mut MoveList) {
-    position.legal_moves(moves);
-    moves.retain(|mv| position.is_tactical(mv));
+    position.tactical_moves(moves);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::janggi::JanggiRules;
+
+    /// The FENs of a perft data file (`tests/data/<name>.perft`).
+    fn perft_fens(text: &str) -> Vec<&str> {
+        text.lines()
+            .filter_map(|line| line.trim().strip_prefix("fen "))
+            .collect()
+    }
+
+    /// Walks the legal move tree `depth` plies deep and, at every node, checks that the
+    /// quiescence generator gives exactly the legal moves that are tactical (none lost,
+    /// none doubled, none added); returns the nodes visited.
+    fn check_tree<P: EngineRules>(position: &P, depth: u32) -> u64 {
+        let mut all = MoveList::new();
+        position.legal_moves(&mut all);
+        let mut expected: Vec<Move> = all
+            .iter()
+            .copied()
+            .filter(|&mv| position.is_tactical(mv))
+            .collect();
+        let mut staged = MoveList::new();
+        position.tactical_moves(&mut staged);
+        let mut got: Vec<Move> = staged.iter().copied().collect();
+        let key = |mv: &Move| (mv.from, mv.to, mv.flags);
+        expected.sort_by_key(key);
+        got.sort_by_key(key);
+        assert_eq!(got, expected, "tactical moves of {}", position.fen());
+        let mut nodes = 1;
+        if depth > 0 {
+            for &mv in all.iter() {
+                let mut child = position.clone();
+                child.play_unchecked(mv);
+                nodes += check_tree(&child, depth - 1);
+            }
+        }
+        nodes
+    }
+
+    #[test]
+    fn xiangqi_tactical_generation_matches_the_filtered_legal_moves() {
+        let text = include_str!("../../tests/data/xiangqi.perft");
+        let mut nodes = 0;
+        for fen in perft_fens(text) {
+            let position = XiangqiPosition::from_fen(fen).unwrap();
+            nodes += check_tree(&position, 2);
+        }
+        assert!(nodes > 10_000, "{nodes} nodes checked");
+    }
+
+    #[test]
+    fn janggi_tactical_generation_matches_the_filtered_legal_moves() {
+        let mut nodes = 0;
+        for (text, rules) in [
+            (
+                include_str!("../../tests/data/janggi.perft"),
+                JanggiRules::KJA,
+            ),
+            (
+                include_str!("../../tests/data/janggitraditional.perft"),
+                JanggiRules::TRADITIONAL,
+            ),
+        ] {
+            for fen in perft_fens(text) {
+                let position = JanggiPosition::from_fen(fen, rules).unwrap();
+                nodes += check_tree(&position, 2);
+            }
+        }
+        assert!(nodes > 10_000, "{nodes} nodes checked");
+    }
+
+    #[test]
+    fn shogi_tactical_generation_matches_the_filtered_legal_moves() {
+        let text = include_str!("../../tests/data/shogi.perft");
+        let mut nodes = 0;
+        for fen in perft_fens(text) {
+            let position = ShogiPosition::from_any(fen).unwrap();
+            nodes += check_tree(&position, 1);
+        }
+        assert!(nodes > 5_000, "{nodes} nodes checked");
+    }
 }

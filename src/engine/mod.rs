@@ -10,6 +10,7 @@ pub mod eval;
 pub mod mate;
 pub mod report;
 pub mod search;
+pub mod see;
 pub mod table;
 
 use crate::rules::any::{AnyPosition, PieceKind};

@@ -5,6 +5,7 @@
 //! light stack of position keys (game history first, then the search path).
 
 use super::eval::{tactical_moves, EngineRules, RepetitionRule, DECIDED, MATE, MATE_BOUND};
+use super::see::exchange_at_least;
 use super::table::{score_from_table, Bound, TranspositionTable};
 use super::{Score, SearchInfo};
 use crate::rules::{Move, MoveList, MAX_MOVES};
@@ -15,6 +16,14 @@ use std::time::{Duration, Instant};
 pub const MAX_PLY: usize = 96;
 /// Futility margin per ply of remaining depth, in centipawns.
 const FUTILITY_MARGIN: i32 = 120;
+/// Reverse futility pruning works up to this depth.
+const REVERSE_FUTILITY_DEPTH: i32 = 5;
+/// Reverse futility margin per ply of remaining depth, in centipawns.
+const REVERSE_FUTILITY_MARGIN: i32 = 110;
+/// Near the leaves, captures losing more than this per ply by exchange are skipped.
+const EXCHANGE_PRUNING_MARGIN: i32 = 100;
+/// A quiet move's history divided by this is taken off its late-move reduction.
+const HISTORY_REDUCTION_DIVISOR: i32 = 6_000;
 /// A bound beyond every score.
 const INFINITY: i32 = 31_000;
 /// History table entries per side: every from×to pair plus drops (kind × square).
@@ -69,6 +78,13 @@ struct Searcher<'a, P: EngineRules> {
     rule: RepetitionRule,
     killers: Vec<[Move; 2]>,
     history: Vec<i32>,
+    /// The quiet move that last refuted each move of the opponent (counter-move heuristic),
+    /// indexed like `history` by the opponent's move.
+    counters: Vec<Move>,
+    /// The move that led to each position of `keys` (none before the root).
+    played: Vec<Move>,
+    /// The static evaluation at each ply of the path (`-INFINITY` when in check).
+    evals: [i32; MAX_PLY + 2],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
     _game: std::marker::PhantomData<P>,
@@ -115,11 +131,14 @@ pub fn run<P: EngineRules>(
         rule: root.repetition_rule(),
         killers: vec![[Move::default(); 2]; MAX_PLY + 2],
         history: vec![0; 2 * HISTORY_SIZE],
+        counters: vec![Move::default(); 2 * HISTORY_SIZE],
+        played: vec![Move::default(); history.len()],
+        evals: [-INFINITY; MAX_PLY + 2],
         pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
         pv_len: [0; MAX_PLY + 2],
         _game: std::marker::PhantomData,
     };
-    searcher.push(root.search_key(), root.in_check(), false);
+    searcher.push(root.search_key(), root.in_check(), false, Move::default());
     searcher.iterate(root, root_moves, report)
 }
 
@@ -305,7 +324,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             let mut child = root.clone();
             child.play_unchecked(mv);
             let gives_check = child.in_check();
-            self.push(child.search_key(), gives_check, false);
+            self.push(child.search_key(), gives_check, false, mv);
             let score = match self.repetition_verdict(&child) {
                 Verdict::Illegal => {
                     self.pop();
@@ -359,10 +378,11 @@ impl<P: EngineRules> Searcher<'_, P> {
     }
 
     #[inline]
-    fn push(&mut self, key: u64, in_check: bool, null: bool) {
+    fn push(&mut self, key: u64, in_check: bool, null: bool, mv: Move) {
         self.keys.push(key);
         self.checks.push(in_check);
         self.nulls.push(null);
+        self.played.push(mv);
     }
 
     #[inline]
@@ -370,6 +390,20 @@ impl<P: EngineRules> Searcher<'_, P> {
         self.keys.pop();
         self.checks.pop();
         self.nulls.pop();
+        self.played.pop();
+    }
+
+    /// The counter-move slot of the move that led to the current position (`None` after
+    /// a null move or at the root of the game).
+    #[inline]
+    fn counter_slot(&self, position: &P) -> Option<usize> {
+        let previous = *self.played.last()?;
+        if previous == Move::default() || *self.nulls.last().unwrap_or(&true) {
+            return None;
+        }
+        // The opponent played `previous`: index it from the opponent's side.
+        let base = move_index(previous);
+        Some(base + position.side_to_move().opponent().index() * HISTORY_SIZE)
     }
 
     /// Counts a node and says whether the search must stop now.
@@ -476,15 +510,12 @@ impl<P: EngineRules> Searcher<'_, P> {
     }
 
     fn history_index(&self, position: &P, mv: Move) -> usize {
-        let base = if mv.is_drop() {
-            90 * 90 + (mv.from as usize & 7) * 90 + mv.to as usize
-        } else {
-            mv.from as usize * 90 + mv.to as usize
-        };
-        base.min(HISTORY_SIZE - 1) + position.side_to_move().index() * HISTORY_SIZE
+        move_index(mv) + position.side_to_move().index() * HISTORY_SIZE
     }
 
-    /// Orders moves: hash move, captures by victim then attacker, promotions, killers, history.
+    /// Orders moves: hash move, captures that do not lose material by exchange (by victim
+    /// then attacker), promotions, killers, the counter-move, losing captures, then the
+    /// quiet moves by history.
     fn score_moves(
         &self,
         position: &P,
@@ -493,12 +524,15 @@ impl<P: EngineRules> Searcher<'_, P> {
         ply: usize,
         scores: &mut [i32],
     ) {
+        let counter = self
+            .counter_slot(position)
+            .map_or(Move::default(), |slot| self.counters[slot]);
         for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
             *slot = if Some(mv) == hash_move {
                 1 << 30
             } else {
                 let victim = position.victim_value(mv);
-                if victim > 0 && !position.losing_capture(mv) {
+                if victim > 0 && exchange_at_least(position, mv, 0) {
                     (1 << 28) + victim * 64 - position.attacker_value(mv)
                 } else if victim > 0 {
                     // After the killers, before the quiet moves.
@@ -509,6 +543,8 @@ impl<P: EngineRules> Searcher<'_, P> {
                     1 << 26
                 } else if self.killers[ply][1] == mv {
                     (1 << 26) - 1
+                } else if counter == mv {
+                    (1 << 26) - 2
                 } else {
                     self.history[self.history_index(position, mv)]
                 }
@@ -569,9 +605,17 @@ impl<P: EngineRules> Searcher<'_, P> {
         } else {
             self.static_eval(position)
         };
+        self.evals[ply] = static_eval;
+        // Better than two plies ago (the same side to move): prune less, reduce less.
+        let improving = !in_check
+            && (ply < 2 || self.evals[ply - 2] == -INFINITY || static_eval > self.evals[ply - 2]);
         let quiet_window = beta.abs() < MATE_BOUND && alpha.abs() < MATE_BOUND;
         // Reverse futility: far above beta near the leaves, a quiet move will not fall below it.
-        if !pv_node && !in_check && depth <= 3 && quiet_window && static_eval - 110 * depth >= beta
+        if !pv_node
+            && !in_check
+            && depth <= REVERSE_FUTILITY_DEPTH
+            && quiet_window
+            && static_eval - REVERSE_FUTILITY_MARGIN * depth + 40 * improving as i32 >= beta
         {
             return static_eval;
         }
@@ -586,8 +630,8 @@ impl<P: EngineRules> Searcher<'_, P> {
             && position.null_move_safe()
         {
             if let Some(child) = position.null_move() {
-                let reduction = 3 + depth / 5;
-                self.push(child.search_key(), false, true);
+                let reduction = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.push(child.search_key(), false, true, Move::default());
                 let score = -self.negamax(
                     &child,
                     depth - 1 - reduction,
@@ -621,6 +665,8 @@ impl<P: EngineRules> Searcher<'_, P> {
         let mut quiet_count = 0;
         let count = moves.len();
         let list = moves.as_mut_slice();
+        let counter_slot = self.counter_slot(position);
+        let counter = counter_slot.map_or(Move::default(), |slot| self.counters[slot]);
         for index in 0..count {
             // Selection sort step: bring the best-scored remaining move forward.
             let mut pick = index;
@@ -632,36 +678,52 @@ impl<P: EngineRules> Searcher<'_, P> {
             list.swap(index, pick);
             scores.swap(index, pick);
             let mv = list[index];
+            let capture = position.victim_value(mv) > 0;
             let tactical = position.is_tactical(mv) || mv.is_promotion();
-            let is_killer = self.killers[ply].contains(&mv);
-            // Late-move pruning: at the last plies, quiet moves far down the list rarely matter.
-            if !pv_node
-                && !in_check
-                && !tactical
-                && depth <= 3
-                && searched >= 3 + (depth * depth) as usize
-                && best_score > -MATE_BOUND
-            {
-                continue;
-            }
+            let is_killer = self.killers[ply].contains(&mv) || mv == counter;
+            let history = if tactical {
+                0
+            } else {
+                self.history[self.history_index(position, mv)]
+            };
+            let prunable = !pv_node && !in_check && searched > 0 && best_score > -MATE_BOUND;
             let mut child = position.clone();
             child.play_unchecked(mv);
             let gives_check = child.in_check();
+            // Late-move pruning: at the last plies, quiet moves far down the list rarely
+            // matter, unless a board move gives check (shogi's many checking drops are
+            // pruned like the rest).
+            if prunable
+                && !tactical
+                && !(gives_check && !mv.is_drop())
+                && depth <= 3
+                && searched >= 3 + (depth * depth) as usize
+            {
+                continue;
+            }
+            // Exchange pruning: near the leaves, a capture that loses material by exchange
+            // (unless it checks: sacrifices that check are how mates begin).
+            if prunable
+                && capture
+                && !gives_check
+                && depth <= 4
+                && !exchange_at_least(position, mv, -EXCHANGE_PRUNING_MARGIN * depth)
+            {
+                continue;
+            }
             // Futility: near the leaves, a quiet move that gives no check cannot lift a
             // position this far below alpha.
-            if !pv_node
-                && !in_check
+            if prunable
                 && !tactical
                 && !gives_check
                 && !is_killer
                 && depth <= 3
-                && searched > 0
                 && quiet_window
                 && static_eval + FUTILITY_MARGIN * depth <= alpha
             {
                 continue;
             }
-            self.push(child.search_key(), gives_check, false);
+            self.push(child.search_key(), gives_check, false, mv);
             let score = match self.repetition_verdict(&child) {
                 Verdict::Illegal => {
                     self.pop();
@@ -677,17 +739,19 @@ impl<P: EngineRules> Searcher<'_, P> {
                         -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
                     } else {
                         let mut reduction = 0;
-                        if depth >= 3 && searched >= 3 && !tactical && !in_check && !gives_check {
+                        if depth >= 3 && searched >= 2 && !tactical && !in_check && !gives_check {
                             reduction = lmr(depth, searched);
                             if pv_node {
                                 reduction -= 1;
                             }
+                            if !improving {
+                                reduction += 1;
+                            }
                             if is_killer {
                                 reduction -= 1;
                             }
-                            if self.history[self.history_index(position, mv)] < 0 {
-                                reduction += 1; // Quiet moves that keep failing earn less.
-                            }
+                            // Quiet moves that keep failing earn less, those that cut earn more.
+                            reduction -= history / HISTORY_REDUCTION_DIVISOR;
                             reduction = reduction.clamp(0, new_depth - 1);
                         }
                         let mut score = -self.negamax(
@@ -737,6 +801,9 @@ impl<P: EngineRules> Searcher<'_, P> {
                                 depth,
                                 &quiets_tried[..quiet_count],
                             );
+                            if let Some(slot) = counter_slot {
+                                self.counters[slot] = mv;
+                            }
                         }
                         break;
                     }
@@ -805,9 +872,30 @@ impl<P: EngineRules> Searcher<'_, P> {
         } else {
             position.in_check()
         };
+        // The table: a stored bound of any depth settles a quiescence node, and its move
+        // is tried first.
+        let key = position.search_key();
+        let mut hash_move = None;
+        if let Some(entry) = self.table.probe(key) {
+            let score = score_from_table(entry.score as i32, ply as i32);
+            let settled = match entry.bound {
+                Bound::Exact => true,
+                Bound::Lower => score >= beta,
+                Bound::Upper => score <= alpha,
+                Bound::Empty => false,
+            };
+            if settled && entry.depth >= 0 {
+                return score;
+            }
+            if entry.best != Move::default() {
+                hash_move = Some(entry.best);
+            }
+        }
+        let original_alpha = alpha;
         let mut moves = MoveList::new();
         let mut best;
-        if in_check && depth < 4 {
+        let evasions = in_check && depth < 4;
+        if evasions {
             // Evasions: every legal move, no standing pat.
             position.legal_moves(&mut moves);
             if moves.is_empty() {
@@ -823,10 +911,11 @@ impl<P: EngineRules> Searcher<'_, P> {
             tactical_moves(position, &mut moves);
         }
         let mut scores = [0i32; MAX_MOVES];
-        self.score_moves(position, &moves, None, ply, &mut scores[..moves.len()]);
+        self.score_moves(position, &moves, hash_move, ply, &mut scores[..moves.len()]);
         let count = moves.len();
         let stand_pat = best;
         let list = moves.as_mut_slice();
+        let mut best_move = Move::default();
         for index in 0..count {
             let mut pick = index;
             for other in index + 1..count {
@@ -844,8 +933,9 @@ impl<P: EngineRules> Searcher<'_, P> {
             {
                 continue;
             }
-            // A capture that likely loses material rarely changes the verdict of a quiet position.
-            if stand_pat > -INFINITY && !mv.is_promotion() && position.losing_capture(mv) {
+            // A capture that loses material by exchange rarely changes the verdict of a
+            // quiet position.
+            if stand_pat > -INFINITY && !mv.is_promotion() && !exchange_at_least(position, mv, 0) {
                 continue;
             }
             let mut child = position.clone();
@@ -857,12 +947,23 @@ impl<P: EngineRules> Searcher<'_, P> {
             if score > best {
                 best = score;
                 if score > alpha {
+                    best_move = mv;
                     alpha = score;
                     if score >= beta {
                         break;
                     }
                 }
             }
+        }
+        if best > -INFINITY && (evasions || depth == 0) {
+            let bound = if best >= beta {
+                Bound::Lower
+            } else if best > original_alpha {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
+            self.table.store(key, best_move, best, 0, bound, ply as i32);
         }
         best
     }
@@ -879,6 +980,17 @@ fn decided(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// The butterfly index of a move (from × to, or dropped kind × to), below [`HISTORY_SIZE`].
+#[inline]
+fn move_index(mv: Move) -> usize {
+    let base = if mv.is_drop() {
+        90 * 90 + (mv.from as usize & 7) * 90 + mv.to as usize
+    } else {
+        mv.from as usize * 90 + mv.to as usize
+    };
+    base.min(HISTORY_SIZE - 1)
 }
 
 /// Late-move reduction in plies for a quiet move searched `searched`-th at `depth`.

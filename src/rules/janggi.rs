@@ -1015,6 +1015,32 @@ impl JanggiPosition {
         }
     }
 
+    /// Appends the legal captures only: the same moves as [`Position::legal_moves`]
+    /// keeps when filtered by [`JanggiPosition::is_capture`] (the pass is no capture),
+    /// without testing the king's safety after every quiet move.
+    pub fn legal_captures(&self, moves: &mut MoveList) {
+        if self.ended_by.is_some() {
+            return;
+        }
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        pseudo.retain(|mv| self.board[mv.to as usize] != 0);
+        let in_check = self.in_check();
+        let bikjang = self.bikjang_pending();
+        let careful = in_check || bikjang || self.rules.gungjanggi.is_some();
+        let mut scratch = self.clone();
+        for &mv in pseudo.iter() {
+            let safe = if bikjang {
+                scratch.is_safe_answering_bikjang(mv)
+            } else {
+                scratch.is_safe(mv, careful)
+            };
+            if safe {
+                moves.push(mv);
+            }
+        }
+    }
+
     fn is_safe_answering_bikjang(&mut self, mv: Move) -> bool {
         let side = self.side;
         let king = self.kings[side.index()];

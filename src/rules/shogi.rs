@@ -1016,6 +1016,20 @@ impl ShogiPosition {
     /// Generates every legal move into `sink`.
     #[inline]
     fn generate<S: MoveSink>(&self, sink: &mut S) {
+        self.generate_within(sink, BOARD_MASK, true);
+    }
+
+    /// Appends the legal moves of the pieces on the board (no drops) that land on a
+    /// square of `targets`: with the opponent's squares, the legal captures. The same
+    /// moves as [`Position::legal_moves`] keeps when so filtered, without generating the
+    /// drops and the other moves (the CPU's quiescence search wants captures alone).
+    pub fn legal_board_moves_to(&self, targets: u128, moves: &mut MoveList) {
+        self.generate_within(moves, targets & BOARD_MASK, false);
+    }
+
+    /// The legal moves landing on `within`, drops included when `drops` is true.
+    #[inline]
+    fn generate_within<S: MoveSink>(&self, sink: &mut S, within: u128, drops: bool) {
         let tables = &**TABLES;
         let us = self.side;
         let them = us.opponent();
@@ -1035,7 +1049,7 @@ impl ShogiPosition {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
             let code = self.board[from as usize];
-            let mut targets = self.reach(tables, from, code, occupied) & !own;
+            let mut targets = self.reach(tables, from, code, occupied) & !own & within;
             if tested & bit(from) != 0 {
                 let mut candidates = targets;
                 while candidates != 0 {
@@ -1067,7 +1081,7 @@ impl ShogiPosition {
             sink.add_moves(from, targets & !must_promote, false);
         }
         let hand = &self.hands[us.index()];
-        if hand[1..].iter().all(|&count| count == 0) {
+        if !drops || hand[1..].iter().all(|&count| count == 0) {
             return;
         }
         let mut empty = !occupied & BOARD_MASK;

@@ -625,6 +625,21 @@ impl XiangqiPosition {
             .count() as u64
     }
 
+    /// Appends the legal captures only: the same moves as [`Position::legal_moves`]
+    /// keeps when filtered by [`XiangqiPosition::is_capture`], without testing the king's
+    /// safety after every quiet move (the CPU's quiescence search needs captures alone).
+    pub fn legal_captures(&self, moves: &mut MoveList) {
+        let mut pseudo = MoveList::new();
+        self.pseudo_legal_moves(&mut pseudo);
+        let in_check = self.in_check();
+        let mut scratch = self.clone();
+        for &mv in pseudo.iter() {
+            if self.board[mv.to as usize] != 0 && scratch.is_safe(mv, in_check) {
+                moves.push(mv);
+            }
+        }
+    }
+
     /// Checks a move and says why it is illegal, if it is.
     pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
         if mv.is_drop() || mv.is_promotion() || mv.from >= 90 || mv.to >= 90 {

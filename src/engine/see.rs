@@ -1,0 +1,149 @@
+//! Static exchange evaluation: what a capture wins or loses once both sides have
+//! recaptured on its square as long as it pays, without searching.
+//!
+//! The exchange is played out on copies of the position with the rules' own moves
+//! ([`EngineRules::captures_to`]), so every game's peculiarities come from the rules
+//! engine rather than a second copy of them here: a capture in xiangqi and janggi can
+//! open or close a cannon's screen, janggi cannons neither jump over nor take cannons,
+//! and a shogi capture puts the piece in hand (drops are not part of an exchange).
+//! Pins are ignored, as usual for an exchange estimate.
+
+use super::eval::EngineRules;
+use crate::rules::{Move, MoveList};
+
+/// The longest exchange followed (every piece of both sides that can reach one square).
+const MAX_EXCHANGE: usize = 40;
+
+/// The material the side to move gains by `mv` once the exchange on its target square
+/// is over, each side stopping when recapturing would lose; 0 for a quiet move that
+/// cannot be taken back profitably, negative when the moving piece is lost for less.
+pub fn exchange_value<P: EngineRules>(position: &P, mv: Move) -> i32 {
+    let square = mv.to;
+    let mut gains = [0i32; MAX_EXCHANGE];
+    gains[0] = if mv.is_drop() {
+        0
+    } else {
+        position.exchange_piece_value(square)
+    };
+    // The piece standing on the square after each capture, worth taking next.
+    let mut on_square = position.exchange_mover_value(mv);
+    let mut current = position.clone();
+    current.play_unchecked(mv);
+    let mut depth = 0;
+    let mut captures = MoveList::new();
+    while depth + 1 < MAX_EXCHANGE {
+        captures.clear();
+        current.captures_to(square, &mut captures);
+        let Some(&cheapest) = captures
+            .iter()
+            .min_by_key(|&&capture| current.exchange_mover_value(capture))
+        else {
+            break;
+        };
+        depth += 1;
+        // Taking the piece on the square, with the other side's last gain at stake.
+        gains[depth] = on_square - gains[depth - 1];
+        if gains[depth].max(-gains[depth - 1]) < 0 {
+            break; // Neither taking nor standing pat helps the side to move: stop early.
+        }
+        on_square = current.exchange_mover_value(cheapest);
+        current.play_unchecked(cheapest);
+    }
+    while depth > 0 {
+        gains[depth - 1] = -(-gains[depth - 1]).max(gains[depth]);
+        depth -= 1;
+    }
+    gains[0]
+}
+
+/// True when `mv` loses no material by exchange (its [`exchange_value`] is at least
+/// `threshold`), answered cheaply when the captured piece is worth at least the mover.
+pub fn exchange_at_least<P: EngineRules>(position: &P, mv: Move, threshold: i32) -> bool {
+    if !mv.is_drop() && threshold <= 0 {
+        let victim = position.exchange_piece_value(mv.to);
+        let mover = position.exchange_mover_value(mv);
+        if victim > 0 && victim - mover >= threshold {
+            // Even if the mover is lost at once, the exchange ends at or above the threshold.
+            return true;
+        }
+    }
+    exchange_value(position, mv) >= threshold
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::janggi::{JanggiPosition, JanggiRules};
+    use crate::rules::shogi::ShogiPosition;
+    use crate::rules::xiangqi::XiangqiPosition;
+
+    fn xiangqi(fen: &str) -> XiangqiPosition {
+        XiangqiPosition::from_fen(fen).unwrap()
+    }
+
+    fn janggi(fen: &str) -> JanggiPosition {
+        JanggiPosition::from_fen(fen, JanggiRules::KJA).unwrap()
+    }
+
+    fn uci<P: EngineRules>(position: &P, text: &str) -> Move {
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        *moves
+            .iter()
+            .find(|&&mv| position.move_to_uci(mv) == text)
+            .unwrap_or_else(|| panic!("{text} is not legal"))
+    }
+
+    #[test]
+    fn xiangqi_chariot_taking_an_undefended_soldier_wins_it() {
+        // Red chariot e2 takes the soldier on e6; nothing of Black's reaches e6.
+        let position = xiangqi("3k5/9/9/9/4p4/9/9/9/4R4/5K3 w - - 0 1");
+        assert_eq!(exchange_value(&position, uci(&position, "e2e6")), 100);
+    }
+
+    #[test]
+    fn xiangqi_cannon_behind_a_screen_defends_and_a_removed_screen_does_not() {
+        // Black cannon e9 looks down the e-file over its own horse e8: it retakes on e6.
+        let defended = xiangqi("3k5/4c4/4n4/9/4p4/9/9/9/4R4/5K3 w - - 0 1");
+        let take = uci(&defended, "e2e6");
+        assert_eq!(exchange_value(&defended, take), 100 - 900);
+        assert!(!exchange_at_least(&defended, take, 0));
+        // Without the screen the cannon cannot retake.
+        let unscreened = xiangqi("3k5/9/4c4/9/4p4/9/9/9/4R4/5K3 w - - 0 1");
+        assert_eq!(exchange_value(&unscreened, uci(&unscreened, "e2e6")), 100);
+    }
+
+    #[test]
+    fn xiangqi_a_recapture_is_answered_by_the_next_cheapest_piece() {
+        // Red chariot e2 takes the horse on e6, the black chariot e8 retakes, and the
+        // red horse on d4 (its leg d5 empty) takes the chariot back.
+        let position = xiangqi("3k5/9/4r4/9/4h4/9/3N5/9/4R4/5K3 w - - 0 1");
+        // RxN (400), rxR (900), NxR (900): 400 - 900 + 900 = 400.
+        assert_eq!(exchange_value(&position, uci(&position, "e2e6")), 400);
+    }
+
+    #[test]
+    fn janggi_cannon_cannot_retake_over_a_cannon_screen() {
+        // Han cannon e9 behind a Han cannon e8: the cannon may not jump a cannon, so
+        // the Cho chariot's capture of the soldier on e6 stands.
+        let position = janggi("4k4/9/4c4/4c4/9/4p4/9/9/9/4RK3 w - - 0 1");
+        assert_eq!(exchange_value(&position, uci(&position, "e1e5")), 200);
+        // With a horse as the screen the cannon retakes.
+        let screened = janggi("4k4/9/4c4/4n4/9/4p4/9/9/9/4RK3 w - - 0 1");
+        assert_eq!(
+            exchange_value(&screened, uci(&screened, "e1e5")),
+            200 - 1300
+        );
+    }
+
+    #[test]
+    fn shogi_rook_taking_a_pawn_guarded_by_a_gold_loses_the_rook() {
+        // Sente rook on 5h takes the pawn on 5d, guarded by Gote's gold on 5c.
+        let position = ShogiPosition::from_sfen("4k4/9/4g4/4p4/9/9/9/4R4/4K4 b - 1").unwrap();
+        let take = uci(&position, "e2e6");
+        assert!(exchange_value(&position, take) < 0);
+        // A pawn taking a pawn guarded once is an even trade or better.
+        let pawns = ShogiPosition::from_sfen("4k4/9/4g4/4p4/4P4/9/9/9/4K4 b - 1").unwrap();
+        assert!(exchange_at_least(&pawns, uci(&pawns, "e5e6"), 0));
+    }
+}
