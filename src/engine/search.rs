@@ -695,7 +695,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             // pruned like the rest).
             if prunable
                 && !tactical
-                && !(gives_check && !mv.is_drop())
+                && (!gives_check || mv.is_drop())
                 && depth <= 3
                 && searched >= 3 + (depth * depth) as usize
             {
