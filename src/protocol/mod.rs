@@ -1029,12 +1029,22 @@ impl Drop for Worker {
 pub trait Session {
     /// Handles one command line, writing replies to `out`.
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<uci::Flow>;
+    /// The session's engine and running search.
+    fn searcher(&self) -> &Searcher;
+    /// The same, to stop it.
+    fn searcher_mut(&mut self) -> &mut Searcher;
     /// True while a search (or a perft) runs on the worker.
-    fn searching(&self) -> bool;
+    fn searching(&self) -> bool {
+        self.searcher().searching()
+    }
     /// True when the running search has no end of its own (`go infinite`).
-    fn search_is_infinite(&self) -> bool;
+    fn search_is_infinite(&self) -> bool {
+        self.searcher().is_infinite()
+    }
     /// Stops the running search at once and waits for its last lines.
-    fn stop_search(&mut self);
+    fn stop_search(&mut self) {
+        self.searcher_mut().stop()
+    }
 }
 
 /// Commands answered at once, even while a search runs.

@@ -276,13 +276,10 @@ impl super::Session for UcciSession {
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
         UcciSession::handle(self, line, out)
     }
-    fn searching(&self) -> bool {
-        self.searcher.searching()
+    fn searcher(&self) -> &super::Searcher {
+        &self.searcher
     }
-    fn search_is_infinite(&self) -> bool {
-        self.searcher.is_infinite()
-    }
-    fn stop_search(&mut self) {
-        self.searcher.stop()
+    fn searcher_mut(&mut self) -> &mut super::Searcher {
+        &mut self.searcher
     }
 }

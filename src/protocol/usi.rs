@@ -222,13 +222,10 @@ impl super::Session for UsiSession {
     fn handle(&mut self, line: &str, out: &mut dyn Write) -> std::io::Result<Flow> {
         UsiSession::handle(self, line, out)
     }
-    fn searching(&self) -> bool {
-        self.searcher.searching()
+    fn searcher(&self) -> &super::Searcher {
+        &self.searcher
     }
-    fn search_is_infinite(&self) -> bool {
-        self.searcher.is_infinite()
-    }
-    fn stop_search(&mut self) {
-        self.searcher.stop()
+    fn searcher_mut(&mut self) -> &mut super::Searcher {
+        &mut self.searcher
     }
 }
