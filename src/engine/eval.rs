@@ -81,8 +81,11 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// Material value of the piece on `square` in an exchange (0 when empty; a king is
     /// worth more than everything else together, so it only takes last).
     fn exchange_piece_value(&self, square: u8) -> i32;
-    /// Material value of the piece `mv` moves (or drops) in an exchange.
-    fn exchange_mover_value(&self, mv: Move) -> i32;
+    /// Material value of the piece `mv` moves (or drops) in an exchange: by default the
+    /// piece on its origin (games with drops override it).
+    fn exchange_mover_value(&self, mv: Move) -> i32 {
+        self.exchange_piece_value(mv.from)
+    }
     /// Appends the side to move's pseudo-legal captures onto `square` (pins ignored,
     /// promotions not doubled): the recaptures of a static exchange.
     fn captures_to(&self, square: u8, moves: &mut MoveList);
@@ -101,6 +104,16 @@ pub trait EngineRules: Position + Send + Sync + 'static {
 
 /// A king's worth in an exchange: more than any army.
 const EXCHANGE_KING: i32 = 20_000;
+
+/// The exchange value of a xiangqi or janggi piece code (0 for an empty point; the
+/// king counts as [`EXCHANGE_KING`]), from that game's value table.
+fn palace_exchange_value(code: u8, values: &[i32]) -> i32 {
+    match code {
+        0 => 0,
+        code if xiangqi::kind_of(code) == kind::KING => EXCHANGE_KING,
+        code => values[xiangqi::kind_of(code) as usize],
+    }
+}
 
 /// Appends the pseudo-legal moves of `all` that land on `square`.
 #[inline]
@@ -290,15 +303,7 @@ impl EngineRules for XiangqiPosition {
     }
 
     fn exchange_piece_value(&self, square: u8) -> i32 {
-        match self.piece_at(square) {
-            0 => 0,
-            code if xiangqi::kind_of(code) == kind::KING => EXCHANGE_KING,
-            code => XIANGQI_VALUES[xiangqi::kind_of(code) as usize],
-        }
-    }
-
-    fn exchange_mover_value(&self, mv: Move) -> i32 {
-        self.exchange_piece_value(mv.from)
+        palace_exchange_value(self.piece_at(square), &XIANGQI_VALUES)
     }
 
     fn captures_to(&self, square: u8, moves: &mut MoveList) {
@@ -544,15 +549,7 @@ impl EngineRules for JanggiPosition {
     }
 
     fn exchange_piece_value(&self, square: u8) -> i32 {
-        match self.piece_at(square) {
-            0 => 0,
-            code if xiangqi::kind_of(code) == kind::KING => EXCHANGE_KING,
-            code => JANGGI_VALUES[xiangqi::kind_of(code) as usize],
-        }
-    }
-
-    fn exchange_mover_value(&self, mv: Move) -> i32 {
-        self.exchange_piece_value(mv.from)
+        palace_exchange_value(self.piece_at(square), &JANGGI_VALUES)
     }
 
     fn captures_to(&self, square: u8, moves: &mut MoveList) {
