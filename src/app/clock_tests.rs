@@ -1,5 +1,6 @@
 //! The clocks driven through `App::update` with a manual time source.
 
+use super::test_support::play;
 use super::*;
 use crate::clock::{SideTime, TimeControl};
 use crate::rules::any::Variant;
@@ -29,10 +30,6 @@ fn hotseat(control: &str) -> App {
         control,
         [Player::Human, Player::Human],
     )
-}
-
-fn play(app: &App) -> &Play {
-    app.play.as_ref().expect("a game")
 }
 
 fn clock(app: &App) -> &Clock {

@@ -1958,6 +1958,8 @@ mod opening_tests;
 #[cfg(test)]
 mod review_tests;
 #[cfg(test)]
+mod test_support;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod variation_tests;

@@ -1,27 +1,11 @@
 //! Key-sequence tests of what a new player trips over in the first hour (issue 12):
 //! each one failed before its fix.
 
+use super::test_support::{play, press, status};
 use super::*;
 
 fn new_game(kind: GameKind) -> App {
     App::with_game(Settings::default(), StartOptions::for_game(kind))
-}
-
-fn play(app: &App) -> &Play {
-    app.play.as_ref().expect("a game")
-}
-
-fn press(app: &mut App, actions: &[Action]) {
-    for action in actions {
-        app.update(action.clone());
-    }
-}
-
-fn status(app: &App) -> String {
-    app.status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 fn typed(app: &mut App, text: &str) {

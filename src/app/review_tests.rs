@@ -5,6 +5,7 @@
 //! "learn from your mistakes".
 
 use super::learn::Verdict;
+use super::test_support::{play, press, status};
 use super::*;
 use crate::analysis::Budget;
 use crate::record::{autosave, Format};
@@ -12,23 +13,6 @@ use crate::ui::benchmark::parse_move;
 
 /// The budget of `tests/analysis.rs`: quick, and enough to see a piece taken back.
 const NODES: u64 = 20_000;
-
-fn play(app: &App) -> &Play {
-    app.play.as_ref().expect("a game")
-}
-
-fn press(app: &mut App, actions: &[Action]) {
-    for action in actions {
-        app.update(action.clone());
-    }
-}
-
-fn status(app: &App) -> String {
-    app.status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
-}
 
 /// Clicks a move's squares (engine coordinates, e.g. `a1a7`) on the shown position.
 fn click_move(app: &mut App, text: &str) -> Move {

@@ -1,5 +1,6 @@
 //! Key-sequence tests: the app driven without a terminal.
 
+use super::test_support::{play, press, status};
 use super::*;
 use crate::record::autosave;
 use crate::rules::any::Variant;
@@ -13,16 +14,6 @@ fn new_game(kind: GameKind) -> App {
 fn from_fen(variant: Variant, fen: &str) -> App {
     let position = variant.position_from_fen(fen).expect("test position");
     App::from_position(Settings::default(), position)
-}
-
-fn play(app: &App) -> &Play {
-    app.play.as_ref().expect("a game")
-}
-
-fn press(app: &mut App, actions: &[Action]) {
-    for action in actions {
-        app.update(action.clone());
-    }
 }
 
 /// Moves the cursor with the arrow keys (board not flipped).
@@ -54,13 +45,6 @@ fn play_keys(app: &mut App, text: &str) {
     app.update(Action::Select);
     go_to(app, mv.to);
     app.update(Action::Select);
-}
-
-fn status(app: &App) -> String {
-    app.status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 #[test]

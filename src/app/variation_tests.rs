@@ -2,22 +2,13 @@
 //! makes a variation and keeps the old line (issue 12, item 1); the variation list
 //! switches, promotes, deletes and undoes a deletion.
 
+use super::test_support::{play, press, status};
 use super::*;
 use crate::record::autosave;
 use crate::ui::benchmark::parse_move;
 
 fn new_game(kind: GameKind) -> App {
     App::with_game(Settings::default(), StartOptions::for_game(kind))
-}
-
-fn play(app: &App) -> &Play {
-    app.play.as_ref().expect("a game")
-}
-
-fn press(app: &mut App, actions: &[Action]) {
-    for action in actions {
-        app.update(action.clone());
-    }
 }
 
 /// Plays a move by clicking its squares (engine coordinates, e.g. `h3e3`), from the
@@ -27,13 +18,6 @@ fn click_move(app: &mut App, text: &str) -> Move {
     app.update(Action::ClickSquare(mv.from));
     app.update(Action::ClickSquare(mv.to));
     mv
-}
-
-fn status(app: &App) -> String {
-    app.status
-        .as_ref()
-        .map(|s| s.text.clone())
-        .unwrap_or_default()
 }
 
 fn tree_moves(app: &App, ply: usize) -> Vec<Move> {
