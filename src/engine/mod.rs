@@ -8,6 +8,7 @@
 
 pub mod eval;
 pub mod mate;
+pub mod perception;
 pub mod report;
 pub mod search;
 pub mod see;
@@ -48,6 +49,10 @@ pub struct Limits {
     pub noise: u32,
     /// Seed of the noise: the same seed and position give the same move.
     pub seed: u64,
+    /// How often the level fails to see a move, in per mille for the easiest to miss
+    /// (distant, over a screen): weaker levels overlook threats the way people do
+    /// ([`perception`]). 0 sees everything.
+    pub blindness: u32,
     /// How many best lines to search and report (MultiPV): the best move, the second
     /// best, and so on, each with its own score and line. 0 and 1 both mean one line.
     pub multipv: u32,
@@ -58,31 +63,33 @@ pub const MAX_LEVEL: u8 = 10;
 
 /// Limits for a CPU level from 1 (beginner) to 10 (expert), thinking at most `move_time`.
 ///
-/// Levels 1–9 are set by node counts and evaluation noise, so a level plays the same
-/// on a fast or a slow machine; `move_time` only caps them. Level 10 has no node cap
+/// Levels 1–9 are set by node counts, blind spots and a little evaluation noise, so a
+/// level plays the same on a fast or a slow machine; `move_time` only caps them. Level 10 has no node cap
 /// and uses the whole move time.
 pub fn limits_for_level(level: u8, move_time: Duration) -> Limits {
     let level = level.clamp(1, MAX_LEVEL);
-    // (nodes, noise in centipawns) per level.
-    const TABLE: [(u64, u32); 9] = [
-        (150, 220),
-        (400, 160),
-        (1_000, 120),
-        (2_500, 90),
-        (6_000, 65),
-        (15_000, 45),
-        (40_000, 30),
-        (120_000, 18),
-        (400_000, 8),
+    // (nodes, noise in centipawns, blindness in per mille) per level: a weak level
+    // looks at little, misjudges a little and, above all, overlooks moves.
+    const TABLE: [(u64, u32, u32); 9] = [
+        (150, 120, 400),
+        (500, 100, 300),
+        (1_000, 80, 250),
+        (2_200, 60, 200),
+        (7_000, 45, 130),
+        (15_000, 30, 100),
+        (40_000, 20, 65),
+        (120_000, 12, 35),
+        (400_000, 6, 10),
     ];
     let mut limits = Limits {
         movetime: Some(move_time),
         ..Limits::default()
     };
     if level < MAX_LEVEL {
-        let (nodes, noise) = TABLE[level as usize - 1];
+        let (nodes, noise, blindness) = TABLE[level as usize - 1];
         limits.nodes = Some(nodes);
         limits.noise = noise;
+        limits.blindness = blindness;
         limits.seed = 0x51_7C_C1_B7_27_22_0A_95 ^ level as u64;
     }
     limits
@@ -346,26 +353,40 @@ impl Engine {
         self.table.new_search();
         let plan = plan_for(&limits);
         let table = &mut self.table;
+        let sight = Sight {
+            blindness: limits.blindness.min(1_000),
+            seed: limits.seed,
+        };
         Some(match game.position() {
             AnyPosition::Xiangqi(p) => {
-                run_search::<XiangqiPosition>(p, game, root_moves, plan, table, stop, report)
+                run_search::<XiangqiPosition>(p, game, root_moves, plan, sight, table, stop, report)
             }
             AnyPosition::Janggi(p) => {
-                run_search::<JanggiPosition>(p, game, root_moves, plan, table, stop, report)
+                run_search::<JanggiPosition>(p, game, root_moves, plan, sight, table, stop, report)
             }
             AnyPosition::Shogi(p) => {
-                run_search::<ShogiPosition>(p, game, root_moves, plan, table, stop, report)
+                run_search::<ShogiPosition>(p, game, root_moves, plan, sight, table, stop, report)
             }
         })
     }
 }
 
-/// Builds the history stack of the game (positions before the root) and runs the search.
+/// A level's blind spots for one search: how blind, and the level's seed.
+#[derive(Clone, Copy)]
+struct Sight {
+    blindness: u32,
+    seed: u64,
+}
+
+/// Builds the history stack of the game (positions before the root) and runs the search,
+/// through the level's eyes when it has blind spots ([`perception::Perceived`]).
+#[allow(clippy::too_many_arguments)]
 fn run_search<P: EngineRules>(
     root: &P,
     game: &Game,
     root_moves: &[Move],
     plan: search::Plan,
+    sight: Sight,
     table: &mut TranspositionTable,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo),
@@ -375,7 +396,29 @@ fn run_search<P: EngineRules>(
         .iter()
         .filter_map(|any| P::from_any(any).map(|p| (p.search_key(), p.in_check())))
         .collect();
-    search::run(root, &history, root_moves, plan, table, stop, report)
+    if sight.blindness == 0 {
+        return search::run(root, &history, root_moves, plan, table, stop, report);
+    }
+    let perception = perception::Perception {
+        side: root.side_to_move(),
+        blindness: sight.blindness,
+        seed: sight.seed ^ root.search_key().rotate_left(23),
+    };
+    let mut seen: Vec<Move> = root_moves
+        .iter()
+        .copied()
+        .filter(|&mv| root.in_check() || !perception.misses(root, mv))
+        .collect();
+    if seen.is_empty() {
+        seen = root_moves.to_vec();
+    }
+    // What was believed through last turn's blind spots must not leak into this turn's.
+    table.clear();
+    let perceived = perception::Perceived {
+        position: root.clone(),
+        perception,
+    };
+    search::run(&perceived, &history, &seen, plan, table, stop, report)
 }
 
 /// Finds a move for the side to move of `game` within `limits`; `report` hears each completed depth.

@@ -521,6 +521,7 @@ impl GoCommand {
             );
             limits.noise = level_limits.noise;
             limits.seed = level_limits.seed;
+            limits.blindness = level_limits.blindness;
         }
         limits
     }
