@@ -556,3 +556,14 @@ fn usi_go_mate_answers_in_the_spec_forms_in_process() {
     let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("checkmate")).collect();
     assert_eq!(answers, ["checkmate G*5b", "checkmate nomate"], "{out}");
 }
+
+#[test]
+fn readyok_never_overtakes_a_command_waiting_for_the_search() {
+    // The `position` waits for the depth-30 search (stopped by `stop`); its error must
+    // come before the `readyok` of the `isready` sent after it.
+    let out =
+        run_uci("position startpos\ngo depth 30\nposition startpos moves z9z9\nisready\nstop\n");
+    let error = out.find("cannot read move 'z9z9'").expect("the error line");
+    let ready = out.find("readyok").expect("readyok");
+    assert!(error < ready, "readyok came first:\n{out}");
+}

@@ -1058,7 +1058,8 @@ const SEARCH_POLL: Duration = Duration::from_millis(10);
 /// `stop` and `isready` are answered at once even during a search or a perft; any other
 /// command that arrives while a search runs waits, in order, until it ends (an infinite
 /// search is stopped first, as it would never end). At the end of input a running search
-/// is stopped (it still writes its `bestmove`) and the loop ends. Lines are bounded
+/// is stopped (it still writes its `bestmove`) and the loop ends. `isready` waits behind
+/// commands already waiting, so `readyok` always follows their answers. Lines are bounded
 /// ([`MAX_LINE_BYTES`]) and read lossily as UTF-8, never an error.
 pub fn command_loop(
     input: impl BufRead + Send + 'static,
@@ -1125,8 +1126,11 @@ pub fn command_loop(
         if command.is_empty() {
             continue;
         }
+        // `isready` is answered at once during a search, but never ahead of commands
+        // still waiting: its `readyok` says everything sent before it was handled.
+        let overtakes = command == "isready" && !waiting.is_empty();
         let busy = session.searching() || !waiting.is_empty();
-        if busy && !IMMEDIATE.contains(&command) {
+        if busy && (!IMMEDIATE.contains(&command) || overtakes) {
             if session.search_is_infinite() {
                 session.stop_search();
             }
