@@ -567,3 +567,32 @@ fn readyok_never_overtakes_a_command_waiting_for_the_search() {
     let ready = out.find("readyok").expect("readyok");
     assert!(error < ready, "readyok came first:\n{out}");
 }
+
+#[test]
+fn spin_options_outside_their_range_are_refused_and_kept() {
+    use qipan::protocol::SearchSettings;
+    let mut settings = SearchSettings::default();
+    for (name, value) in [
+        ("Skill Level", "0"),
+        ("Skill Level", "11"),
+        ("UCI_Elo", "799"),
+        ("UCI_Elo", "2201"),
+    ] {
+        assert!(
+            settings.set(name, Some(value)).unwrap().is_err(),
+            "{name} {value} was taken"
+        );
+    }
+    assert_eq!(
+        settings,
+        SearchSettings::default(),
+        "a refused value changed nothing"
+    );
+    assert_eq!(settings.set("Skill Level", Some("1")), Some(Ok(())));
+    assert_eq!(settings.level, 1);
+    let out = run_uci("setoption name Skill Level value 11\nisready\n");
+    assert!(
+        out.contains("info string error: Skill Level needs a number from 1 to 10"),
+        "{out}"
+    );
+}

@@ -462,13 +462,16 @@ impl SearchSettings {
                 }
                 _ => Err(format!("{name} needs true or false")),
             },
-            "ucielo" => match value.and_then(|v| v.trim().parse::<u32>().ok()) {
-                Some(elo) => {
-                    self.elo = elo.clamp(ELO_FOR_LEVEL[0], ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]);
-                    Ok(())
+            "ucielo" => {
+                let (lowest, highest) = (ELO_FOR_LEVEL[0], ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]);
+                match value.and_then(|v| v.trim().parse::<u32>().ok()) {
+                    Some(elo) if (lowest..=highest).contains(&elo) => {
+                        self.elo = elo;
+                        Ok(())
+                    }
+                    _ => Err(format!("{name} needs a number from {lowest} to {highest}")),
                 }
-                None => Err(format!("{name} needs a number")),
-            },
+            }
             "skilllevel" => match value.and_then(parse_level) {
                 Some(level) => {
                     self.level = level;
@@ -1184,11 +1187,14 @@ pub fn parse_multipv(value: &str) -> Option<u32> {
         .map(|n| n as u32)
 }
 
-/// Reads a `Skill Level`-style option value into a level 1–10.
+/// Reads a `Skill Level`-style option value: a level 1–10; `None` outside that range
+/// (the option is advertised `min 1 max 10`, so a value outside it is an error, not
+/// silently moved to the nearest end).
 pub fn parse_level(value: &str) -> Option<u8> {
     value
         .trim()
         .parse::<i64>()
         .ok()
-        .map(|n| n.clamp(1, MAX_LEVEL as i64) as u8)
+        .filter(|n| (1..=MAX_LEVEL as i64).contains(n))
+        .map(|n| n as u8)
 }
