@@ -596,3 +596,27 @@ fn spin_options_outside_their_range_are_refused_and_kept() {
         "{out}"
     );
 }
+
+#[test]
+fn check_options_take_only_true_or_false() {
+    let out =
+        run_uci("setoption name Ponder value maybe\nsetoption name Ponder value true\nisready\n");
+    assert_eq!(out.matches("info string error").count(), 1, "{out}");
+    assert!(out.contains("Ponder needs true or false"), "{out}");
+    let out = run_usi(
+        "setoption name USI_Ponder value maybe\nsetoption name USI_Ponder value false\nisready\n",
+    );
+    assert_eq!(out.matches("info string error").count(), 1, "{out}");
+    let mut session = qipan::protocol::ucci::UcciSession::new();
+    let mut out = Vec::new();
+    for line in [
+        "setoption usemillisec maybe",
+        "setoption ponder maybe",
+        "setoption usemillisec on",
+        "setoption ponder false",
+    ] {
+        session.handle(line, &mut out).unwrap();
+    }
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(out.matches("info string error").count(), 2, "{out}");
+}

@@ -455,12 +455,17 @@ impl SearchSettings {
                     )),
                 }
             }
-            "ucilimitstrength" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "true" || v == "false" => {
-                    self.limit_strength = v == "true";
+            "ucilimitstrength" => match value.and_then(parse_check) {
+                Some(on) => {
+                    self.limit_strength = on;
                     Ok(())
                 }
-                _ => Err(format!("{name} needs true or false")),
+                None => Err(format!("{name} needs true or false")),
+            },
+            // Pondering is the GUI's choice (it sends `go ponder`); the value is only checked.
+            "ponder" | "usiponder" => match value.and_then(parse_check) {
+                Some(_) => Ok(()),
+                None => Err(format!("{name} needs true or false")),
             },
             "ucielo" => {
                 let (lowest, highest) = (ELO_FOR_LEVEL[0], ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]);
@@ -1175,6 +1180,15 @@ pub fn perft_lines(
         writeln!(out, "Nodes searched: {total}")?;
     }
     out.flush()
+}
+
+/// Reads a `check` option value: `true` or `false` (any case; UCCI's `on`/`off` too).
+pub fn parse_check(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" => Some(true),
+        "false" | "off" => Some(false),
+        _ => None,
+    }
 }
 
 /// Reads a `MultiPV` option value: how many best lines to report, 1 to [`MAX_LINES`].
