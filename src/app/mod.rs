@@ -1551,7 +1551,9 @@ impl App {
         play.review = None;
         play.selection = None;
         play.targets.clear();
-        // The taken-back moves stay on the current line: redo replays them.
+        // The taken-back moves stay on the current line: redo replays them. A result
+        // declared at its end is kept for when the line is switched back to.
+        play.keep_declared_result();
         if play.game.undo().is_none() {
             self.refuse_text(Key::StatusNothingToUndo, &[]);
             return;

@@ -274,7 +274,8 @@ impl App {
             return;
         };
         // The moves after it stay on the current line (redo replays them); a different
-        // move makes a variation.
+        // move makes a variation. A result declared at the end stays with that line.
+        play.keep_declared_result();
         while play.game.moves().len() > ply {
             if play.game.undo().is_none() {
                 break;
