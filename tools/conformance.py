@@ -374,6 +374,10 @@ class Driver:
         if len(words) < 2:
             return None
         best = words[1]
+        if self.protocol == "usi" and best == "win":
+            # The 27-point declaration: a claim, not a move.
+            self.check(f"{name}: 'bestmove win' (a declaration)", len(words) == 2, line)
+            return None
         if best in ("(none)", "resign"):
             moves = self.referee.legal_moves(position.variant, position.setup, position.moves)
             self.check(f"{name}: '{best}' only without legal moves", moves == set(), line)
@@ -478,7 +482,7 @@ class Driver:
         self.engine.send("quit")
         if farewell:
             _, _, waited = self.engine.read_until(lambda l: l == farewell, self.patience, farewell)
-            self.check(f"quit answered '{farewell}'", True)
+            self.check(f"quit answered '{farewell}' in {waited:.2f} s", waited <= self.margin)
         status = self.engine.exit_status(5)
         self.check("the process ends after quit, status 0", status == 0, f"status {status}")
 
@@ -713,7 +717,7 @@ class Driver:
 
         self.set_position(f"position fen {XIANGQI_MATED}", Position("xiangqi", f"fen {XIANGQI_MATED}"),
                           "position fen (mated)")
-        _, _ = self.go("go depth 2", name="go on a mated side")
+        self.go("go depth 2", name="go on a mated side")
         self.engine.send("position startpos moves h2e2 z0z0")
         self.ready("position with an unreadable move", expect_error=True)
         self.quit(farewell="bye")
