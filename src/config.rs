@@ -149,6 +149,9 @@ pub struct Config {
     pub log_file: Option<PathBuf>,
     /// External engines.
     pub engines: Vec<EngineConfig>,
+    /// The external engine live analysis asks (`[analysis] engine`, an `[[engines]]`
+    /// name); `None`: the hint engine when it plays the game, else the built-in one.
+    pub analysis_engine: Option<String>,
 }
 
 impl Default for Config {
@@ -173,6 +176,7 @@ impl Default for Config {
             bell: false,
             log_file: None,
             engines: Vec::new(),
+            analysis_engine: None,
         }
     }
 }
@@ -503,6 +507,7 @@ impl Reader<'_> {
             "folders",
             "keys",
             "engines",
+            "analysis",
         ];
         self.unknown(root, "", TOP);
         if let Some(item) = root.get("language") {
@@ -615,6 +620,36 @@ impl Reader<'_> {
                 None if item.as_array().is_some_and(|array| array.is_empty()) => {}
                 None => self.problem(item, "engines", Expected::EngineTables),
             }
+        }
+        // After the engines: the name must be one of them.
+        if let Some(table) = self.section(root, "analysis").as_ref() {
+            self.read_analysis(table, config);
+        }
+    }
+
+    /// `[analysis]`: `engine`, the name of one of the `[[engines]]` (empty: the hint
+    /// engine or the built-in one). Another name is a warning and the key is left out.
+    fn read_analysis(&mut self, table: &Table, config: &mut Config) {
+        self.unknown(table, "analysis.", &["engine"]);
+        let Some(item) = table.get("engine") else {
+            return;
+        };
+        let Some(name) = self.string(item, "analysis.engine") else {
+            return;
+        };
+        let name = name.trim();
+        if name.is_empty() {
+            config.analysis_engine = None;
+        } else if config.engines.iter().any(|engine| engine.name == name) {
+            config.analysis_engine = Some(name.to_string());
+        } else {
+            let mut names: Vec<String> = config
+                .engines
+                .iter()
+                .map(|engine| engine.name.clone())
+                .collect();
+            names.push("\"\"".to_string());
+            self.problem(item, "analysis.engine", Expected::OneOf(names));
         }
     }
 

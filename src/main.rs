@@ -386,6 +386,8 @@ fn run(cli: Cli) -> Result<(), String> {
         (cli.engines.clone(), Vec::new())
     };
     add_engine_flags(&mut app, &engine_flags, cli.hint_engine.as_deref())?;
+    // The flags may have moved the engines: the `[analysis] engine` is found again by name.
+    app.settings.analysis_engine = loaded.config.analysis_engine_index(&app.settings.engines);
     let mode = qipan::theme::ColorMode::from_environment();
     app.set_theme(&loaded.config.theme, user_theme, mode);
     if let Some(game) = cli.command.as_ref().and_then(game_of) {

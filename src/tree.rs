@@ -10,7 +10,7 @@
 
 use crate::rules::any::AnyPosition;
 use crate::rules::game::Game;
-use crate::rules::{IllegalMove, Move};
+use crate::rules::{IllegalMove, Move, Outcome};
 use std::time::Duration;
 
 /// A node of a [`GameTree`]: an index into its arena.
@@ -72,6 +72,9 @@ pub struct Node {
     children: Vec<NodeId>,
     /// What is said about the move.
     pub annotation: Annotation,
+    /// A result declared off the board when the game stood here (a resignation, a time
+    /// loss, a record's stated result): it belongs to the lines through this node.
+    result: Option<Outcome>,
 }
 
 impl Node {
@@ -120,6 +123,7 @@ impl GameTree {
                 parent: None,
                 children: Vec::new(),
                 annotation: Annotation::default(),
+                result: None,
             }],
             deleted: Vec::new(),
         }
@@ -148,6 +152,17 @@ impl GameTree {
     /// A node's annotation, to change it.
     pub fn annotation_mut(&mut self, id: NodeId) -> &mut Annotation {
         &mut self.nodes[id.index()].annotation
+    }
+
+    /// The result declared at a node (see [`GameTree::set_result`]).
+    pub fn result_of(&self, id: NodeId) -> Option<Outcome> {
+        self.node(id).result
+    }
+
+    /// Keeps a result declared off the board at node `id`, so a line through it shows the
+    /// result again when the game comes back to it.
+    pub fn set_result(&mut self, id: NodeId, result: Option<Outcome>) {
+        self.nodes[id.index()].result = result;
     }
 
     /// The move that reached a node; `None` on the root.
@@ -180,6 +195,7 @@ impl GameTree {
             parent: Some(at),
             children: Vec::new(),
             annotation: Annotation::default(),
+            result: None,
         });
         self.nodes[at.index()].children.push(id);
         (id, true)

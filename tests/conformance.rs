@@ -2,7 +2,9 @@
 //! each protocol (UCI, USI, UCCI) — init, options, new game, position with moves, `go`
 //! with each time form, ponder/ponderhit, stop, mate search, quit — and checks every
 //! answer as a GUI would. Waits are generous upper bounds (a stuck engine fails the
-//! test after them); nothing is asserted about speed.
+//! test after them); nothing is asserted about speed. `conformance_script_passes` runs
+//! `tools/conformance.py`, which drives the same sessions from outside and also checks
+//! every move's legality and the time each answer took.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
@@ -415,4 +417,47 @@ fn uci_mode_answers_ucci_as_first_line() {
     // ICCS ranks are 0-9: a Red move from the start position never names rank 10.
     assert!(!best.contains("10"), "{line}");
     engine.quit(Some("bye"));
+}
+
+/// `tools/conformance.py` (standard-library Python) drives the built binary through the
+/// same sessions as a GUI and checks every answer, legality included. Skipped, with the
+/// reason printed, when `python3` is not installed or the script is not there (the
+/// published package leaves `tools/` out).
+#[test]
+fn conformance_script_passes() {
+    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tools/conformance.py");
+    if !script.exists() {
+        println!("skipped: {} is not there", script.display());
+        return;
+    }
+    let output = match Command::new("python3")
+        .arg(&script)
+        .arg("--binary")
+        .arg(env!("CARGO_BIN_EXE_qipan"))
+        .arg("--quiet")
+        // Other tests run beside it: a little more slack than the script's own default.
+        .args(["--margin", "2"])
+        .stdin(Stdio::null())
+        .output()
+    {
+        Ok(output) => output,
+        Err(error) => {
+            println!("skipped: python3 cannot be run ({error})");
+            return;
+        }
+    };
+    let report = String::from_utf8_lossy(&output.stdout);
+    assert!(
+        output.status.success(),
+        "tools/conformance.py failed ({}):\n{report}\n{}",
+        output.status,
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        report
+            .lines()
+            .last()
+            .is_some_and(|l| l.ends_with(" 0 failed")),
+        "{report}"
+    );
 }

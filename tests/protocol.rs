@@ -556,3 +556,67 @@ fn usi_go_mate_answers_in_the_spec_forms_in_process() {
     let answers: Vec<&str> = out.lines().filter(|l| l.starts_with("checkmate")).collect();
     assert_eq!(answers, ["checkmate G*5b", "checkmate nomate"], "{out}");
 }
+
+#[test]
+fn readyok_never_overtakes_a_command_waiting_for_the_search() {
+    // The `position` waits for the depth-30 search (stopped by `stop`); its error must
+    // come before the `readyok` of the `isready` sent after it.
+    let out =
+        run_uci("position startpos\ngo depth 30\nposition startpos moves z9z9\nisready\nstop\n");
+    let error = out.find("cannot read move 'z9z9'").expect("the error line");
+    let ready = out.find("readyok").expect("readyok");
+    assert!(error < ready, "readyok came first:\n{out}");
+}
+
+#[test]
+fn spin_options_outside_their_range_are_refused_and_kept() {
+    use qipan::protocol::SearchSettings;
+    let mut settings = SearchSettings::default();
+    for (name, value) in [
+        ("Skill Level", "0"),
+        ("Skill Level", "11"),
+        ("UCI_Elo", "799"),
+        ("UCI_Elo", "2201"),
+    ] {
+        assert!(
+            settings.set(name, Some(value)).unwrap().is_err(),
+            "{name} {value} was taken"
+        );
+    }
+    assert_eq!(
+        settings,
+        SearchSettings::default(),
+        "a refused value changed nothing"
+    );
+    assert_eq!(settings.set("Skill Level", Some("1")), Some(Ok(())));
+    assert_eq!(settings.level, 1);
+    let out = run_uci("setoption name Skill Level value 11\nisready\n");
+    assert!(
+        out.contains("info string error: Skill Level needs a number from 1 to 10"),
+        "{out}"
+    );
+}
+
+#[test]
+fn check_options_take_only_true_or_false() {
+    let out =
+        run_uci("setoption name Ponder value maybe\nsetoption name Ponder value true\nisready\n");
+    assert_eq!(out.matches("info string error").count(), 1, "{out}");
+    assert!(out.contains("Ponder needs true or false"), "{out}");
+    let out = run_usi(
+        "setoption name USI_Ponder value maybe\nsetoption name USI_Ponder value false\nisready\n",
+    );
+    assert_eq!(out.matches("info string error").count(), 1, "{out}");
+    let mut session = qipan::protocol::ucci::UcciSession::new();
+    let mut out = Vec::new();
+    for line in [
+        "setoption usemillisec maybe",
+        "setoption ponder maybe",
+        "setoption usemillisec on",
+        "setoption ponder false",
+    ] {
+        session.handle(line, &mut out).unwrap();
+    }
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(out.matches("info string error").count(), 2, "{out}");
+}

@@ -196,14 +196,18 @@ impl App {
         }
     }
 
-    /// The external engine live analysis asks: the hint engine when it plays this game.
+    /// The external engine live analysis asks: the configured analysis engine when it
+    /// plays this game, else the hint engine when it does (else the built-in one).
     fn live_engine(&self, variant: crate::rules::any::Variant) -> Option<usize> {
-        self.settings.hint_engine.filter(|&index| {
-            self.settings
-                .engines
-                .get(index)
-                .is_some_and(|spec| spec.can_play(variant))
-        })
+        [self.settings.analysis_engine, self.settings.hint_engine]
+            .into_iter()
+            .flatten()
+            .find(|&index| {
+                self.settings
+                    .engines
+                    .get(index)
+                    .is_some_and(|spec| spec.can_play(variant))
+            })
     }
 
     /// Keeps the search on the shown position: called after every action. Stops it when

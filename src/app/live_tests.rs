@@ -468,3 +468,38 @@ fn the_hint_engine_analyses_when_it_plays_the_game_and_its_name_is_cleaned() {
     ));
     assert_eq!(app.live.engine_name, "qipan");
 }
+
+#[test]
+fn the_configured_analysis_engine_analyses_before_the_hint_engine() {
+    let engine = |name: &str, protocol| crate::protocol::client::EngineSpec {
+        name: name.to_string(),
+        command: "/nonexistent/engine".to_string(),
+        args: Vec::new(),
+        protocol,
+        options: Vec::new(),
+    };
+    use crate::protocol::client::EngineProtocol;
+    let settings = Settings {
+        engines: vec![
+            engine("hint", EngineProtocol::Uci),
+            engine("analyst", EngineProtocol::Usi),
+        ],
+        hint_engine: Some(0),
+        analysis_engine: Some(1),
+        ..Settings::default()
+    };
+    let live_engine = |kind| {
+        let mut app = App::with_game(settings.clone(), StartOptions::for_game(kind));
+        app.take_effects();
+        app.update(Action::ToggleLiveAnalysis);
+        app.take_effects()
+            .into_iter()
+            .find_map(|effect| match effect {
+                Effect::StartLiveAnalysis { engine, .. } => Some(engine),
+                _ => None,
+            })
+    };
+    // Shogi: the USI analysis engine; xiangqi (which it cannot play): the hint engine.
+    assert_eq!(live_engine(GameKind::Shogi), Some(Some(1)));
+    assert_eq!(live_engine(GameKind::Xiangqi), Some(Some(0)));
+}

@@ -87,6 +87,9 @@ pub struct Settings {
     pub engines: Vec<EngineSpec>,
     /// The engine the hint key and live analysis ask (index into `engines`); `None` for the built-in one.
     pub hint_engine: Option<usize>,
+    /// The engine live analysis asks before the hint engine (index into `engines`,
+    /// the config's `[analysis] engine`); `None` leaves it to the hint engine.
+    pub analysis_engine: Option<usize>,
 }
 
 impl Default for Settings {
@@ -96,6 +99,7 @@ impl Default for Settings {
             glyphs: GlyphSet::Cjk,
             engines: Vec::new(),
             hint_engine: None,
+            analysis_engine: None,
         }
     }
 }
@@ -1551,7 +1555,9 @@ impl App {
         play.review = None;
         play.selection = None;
         play.targets.clear();
-        // The taken-back moves stay on the current line: redo replays them.
+        // The taken-back moves stay on the current line: redo replays them. A result
+        // declared at its end is kept for when the line is switched back to.
+        play.keep_declared_result();
         if play.game.undo().is_none() {
             self.refuse_text(Key::StatusNothingToUndo, &[]);
             return;

@@ -26,7 +26,15 @@ impl Config {
             glyphs: self.glyph_set(),
             engines: self.engines.clone(),
             hint_engine: None,
+            analysis_engine: self.analysis_engine_index(&self.engines),
         }
+    }
+
+    /// Where the `[analysis] engine` is among `engines` (the config's, or those after
+    /// the `--engine` flags changed them); `None` when it is not set or not there.
+    pub fn analysis_engine_index(&self, engines: &[crate::config::EngineConfig]) -> Option<usize> {
+        let name = self.analysis_engine.as_deref()?;
+        engines.iter().position(|engine| engine.name == name)
     }
 
     /// The start screen's first choices: game, setups, handicap and who the CPU plays.

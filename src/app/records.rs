@@ -274,7 +274,8 @@ impl App {
             return;
         };
         // The moves after it stay on the current line (redo replays them); a different
-        // move makes a variation.
+        // move makes a variation. A result declared at the end stays with that line.
+        play.keep_declared_result();
         while play.game.moves().len() > ply {
             if play.game.undo().is_none() {
                 break;
@@ -322,11 +323,33 @@ impl App {
             GameKind::Shogi if handicap => ("下手", "上手"),
             GameKind::Shogi => ("先手", "後手"),
         };
-        if kind != GameKind::Shogi {
-            record.headers.push(("Event".into(), "qipan".into()));
+        // An opened record keeps its own players, event, site and date (under its own
+        // header names, which the writers map); a side it names no one for is named by
+        // its player kind, as a game played here is.
+        let identity = play.record.as_ref().map(|summary| &summary.identity);
+        match identity.and_then(|identity| identity.event.clone()) {
+            Some(event) => record.headers.push(event),
+            None if kind != GameKind::Shogi => {
+                record.headers.push(("Event".into(), "qipan".into()))
+            }
+            None => {}
         }
-        record.headers.push((first.into(), name(play.players[0])));
-        record.headers.push((second.into(), name(play.players[1])));
+        for (index, header) in [first, second].into_iter().enumerate() {
+            match identity.and_then(|identity| identity.players[index].clone()) {
+                Some(kept) => record.headers.push(kept),
+                None => record
+                    .headers
+                    .push((header.into(), name(play.players[index]))),
+            }
+        }
+        if let Some(identity) = identity {
+            record.headers.extend(
+                [&identity.site, &identity.date]
+                    .into_iter()
+                    .flatten()
+                    .cloned(),
+            );
+        }
         if let Some(started) = play.started {
             record.headers.extend(start_headers(kind, started));
         }
@@ -926,5 +949,57 @@ mod tests {
         record.move_times = vec![None, Some(std::time::Duration::from_secs(8))];
         let app = App::from_record(Settings::default(), record.clone(), None);
         assert_eq!(app.game_record().unwrap().move_times, record.move_times);
+    }
+
+    #[test]
+    fn a_saved_opened_record_keeps_its_players_event_site_and_date() {
+        let gib = "[대회명 \"친선대국\"]\n[대국일자 \"2016-12-06\"]\n[대국장소 \"서울\"]\n[초대국자 \"하여명\"]\n[한대국자 \"전동하\"]\n[초차림 \"상마상마\"]\n[한차림 \"상마상마\"]\n\n1. 71졸72 2. 49병48\n";
+        let record = crate::record::read_bytes(gib.as_bytes(), "test", crate::record::Format::Gib)
+            .expect("a record");
+        let app = App::from_record(Settings::default(), record, None);
+        let saved = app.game_record().unwrap();
+        let pgn = crate::record::write(&saved, crate::record::Format::Pgn).unwrap();
+        for tag in [
+            "[Event \"친선대국\"]",
+            "[Site \"서울\"]",
+            "[Date \"2016.12.06\"]",
+            "[Cho \"하여명\"]",
+            "[Han \"전동하\"]",
+        ] {
+            assert!(pgn.contains(tag), "{tag} missing:\n{pgn}");
+        }
+        assert!(
+            !pgn.contains("Human") && !pgn.contains("\"qipan\""),
+            "{pgn}"
+        );
+
+        // A KIF record saved as KIF: its own names; a side it does not name keeps the
+        // player kind.
+        let kif = "開始日時：2024/05/01\n棋戦：名人戦\n場所：東京\n手合割：平手\n先手：羽生善治\n手数----指手---------消費時間--\n   1 ７六歩(77)\n";
+        let record = crate::record::read_bytes(kif.as_bytes(), "test", crate::record::Format::Kif)
+            .expect("a record");
+        let app = App::from_record(Settings::default(), record, None);
+        let written = crate::record::kif::write(&app.game_record().unwrap());
+        for line in [
+            "先手：羽生善治",
+            "後手：Human",
+            "棋戦：名人戦",
+            "場所：東京",
+            "開始日時：2024/05/01",
+        ] {
+            assert!(written.contains(line), "{line} missing:\n{written}");
+        }
+
+        // A game played here keeps today's headers.
+        let app = App::with_game(
+            Settings::default(),
+            StartOptions::for_variant(Variant::Xiangqi),
+        );
+        let pgn =
+            crate::record::write(&app.game_record().unwrap(), crate::record::Format::Pgn).unwrap();
+        assert!(
+            pgn.contains("[Event \"qipan\"]") && pgn.contains("[Red \"Human\"]"),
+            "{pgn}"
+        );
     }
 }

@@ -280,3 +280,38 @@ fn a_saved_record_holds_the_variations_with_the_line_played_as_main_line() {
     // The app's own tree is not reordered by saving.
     assert_eq!(tree_moves(&app, 2), vec![c, d]);
 }
+
+#[test]
+fn a_declared_result_comes_back_with_its_line() {
+    let pgn =
+        "[Event \"t\"]\n[Red \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. b0c2 1-0\n";
+    let record = crate::record::read_bytes(pgn.as_bytes(), "test", crate::record::Format::Pgn)
+        .expect("a record");
+    let mut app = App::from_record(Settings::default(), record, None);
+    let declared = play(&app).game.outcome();
+    assert!(declared.is_some(), "the record's result is shown");
+    let main = play(&app).game.moves().to_vec();
+    // Back to the last move, and a different one: a variation with no result.
+    app.update(Action::HistoryBack);
+    let other = click_move(&mut app, "h1g3");
+    assert_eq!(play(&app).game.moves(), &[main[0], main[1], other]);
+    assert_eq!(play(&app).game.outcome(), None);
+    // Back to the main line: its result again.
+    press(&mut app, &[Action::HistoryBack, Action::Variations]);
+    assert_eq!(app.overlay, Some(Overlay::Variations { choice: 1 }));
+    press(&mut app, &[Action::Up, Action::Select]);
+    assert_eq!(play(&app).game.moves(), &main[..]);
+    assert_eq!(play(&app).game.outcome(), declared, "{}", status(&app));
+    // And to the variation: none.
+    press(
+        &mut app,
+        &[
+            Action::HistoryBack,
+            Action::Variations,
+            Action::Down,
+            Action::Select,
+        ],
+    );
+    assert_eq!(play(&app).game.moves(), &[main[0], main[1], other]);
+    assert_eq!(play(&app).game.outcome(), None);
+}

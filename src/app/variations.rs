@@ -68,6 +68,7 @@ impl Play {
     /// taken back to where the lines part and played on along the new one (so the
     /// history-aware rules see the new line). Stops early where a move is refused.
     pub(super) fn follow_line(&mut self, line: Vec<NodeId>, present: usize) {
+        self.keep_declared_result();
         let played = self.game.moves().len();
         let common = self
             .line
@@ -92,6 +93,27 @@ impl Play {
         }
         let now = self.game.moves().len();
         self.evaluations.retain(|e| e.ply < now.min(common + 1));
+        self.restore_declared_result();
+    }
+
+    /// When the game stands at a node where a result was declared (and the position
+    /// itself has not ended the game), declares it again.
+    fn restore_declared_result(&mut self) {
+        if self.game.outcome().is_none() {
+            if let Some(result) = self.tree.result_of(self.node_at(self.game.moves().len())) {
+                self.game.declare(result);
+            }
+        }
+    }
+
+    /// Before the game leaves the position it stands at: a result declared there (a
+    /// resignation, a record's stated result) is kept on its tree node, so coming back
+    /// along that line ([`Play::follow_line`]) shows it again.
+    pub(super) fn keep_declared_result(&mut self) {
+        if let Some(result) = self.game.declared() {
+            let node = self.node_at(self.game.moves().len());
+            self.tree.set_result(node, Some(result));
+        }
     }
 
     /// Each move's time along the played part of the line (index 0 = first move), as

@@ -450,3 +450,35 @@ fn unbound_actions_quit_keys_and_bad_engines_are_reported() {
     assert_eq!(loaded.config.engines.len(), 1);
     assert_eq!(loaded.config.engines[0].command, "fairy-stockfish");
 }
+
+#[test]
+fn the_analysis_engine_names_one_of_the_engines() {
+    let engines = "[[engines]]\nname = \"fsf\"\ncommand = \"fairy-stockfish\"\n[[engines]]\nname = \"yaneura\"\ncommand = \"yaneuraou\"\nprotocol = \"usi\"\n";
+    let loaded = from_text(&format!("[analysis]\nengine = \"yaneura\"\n{engines}"));
+    assert_eq!(english(&loaded), Vec::<String>::new());
+    assert_eq!(loaded.config.analysis_engine.as_deref(), Some("yaneura"));
+    let settings = loaded.config.settings();
+    assert_eq!(settings.analysis_engine, Some(1));
+    assert_eq!(settings.hint_engine, None);
+    // Empty: not set.
+    let loaded = from_text(&format!("{engines}[analysis]\nengine = \"\"\n"));
+    assert_eq!(loaded.config.analysis_engine, None);
+    assert!(english(&loaded).is_empty());
+    // A name no engine has, or not a string, costs only that key.
+    let loaded = from_text(&format!(
+        "bell = true\n[analysis]\nengine = \"stockfish\"\nbogus = 1\n{engines}"
+    ));
+    assert_eq!(
+        english(&loaded),
+        vec![
+            "config.toml: line 3, column 10: key \"analysis.engine\": expected one of fsf, yaneura, \"\", found \"stockfish\"".to_string(),
+            "config.toml: line 4, column 1: unknown key \"analysis.bogus\" (ignored)".to_string(),
+        ]
+    );
+    assert_eq!(loaded.config.analysis_engine, None);
+    assert!(loaded.config.bell);
+    assert_eq!(loaded.config.engines.len(), 2);
+    let loaded = from_text("[analysis]\nengine = 3\n");
+    assert_eq!(english(&loaded).len(), 1, "{:?}", english(&loaded));
+    assert_eq!(loaded.config.analysis_engine, None);
+}

@@ -455,20 +455,28 @@ impl SearchSettings {
                     )),
                 }
             }
-            "ucilimitstrength" => match value.map(|v| v.trim().to_ascii_lowercase()) {
-                Some(v) if v == "true" || v == "false" => {
-                    self.limit_strength = v == "true";
+            "ucilimitstrength" => match value.and_then(parse_check) {
+                Some(on) => {
+                    self.limit_strength = on;
                     Ok(())
                 }
-                _ => Err(format!("{name} needs true or false")),
+                None => Err(format!("{name} needs true or false")),
             },
-            "ucielo" => match value.and_then(|v| v.trim().parse::<u32>().ok()) {
-                Some(elo) => {
-                    self.elo = elo.clamp(ELO_FOR_LEVEL[0], ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]);
-                    Ok(())
+            // Pondering is the GUI's choice (it sends `go ponder`); the value is only checked.
+            "ponder" | "usiponder" => match value.and_then(parse_check) {
+                Some(_) => Ok(()),
+                None => Err(format!("{name} needs true or false")),
+            },
+            "ucielo" => {
+                let (lowest, highest) = (ELO_FOR_LEVEL[0], ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]);
+                match value.and_then(|v| v.trim().parse::<u32>().ok()) {
+                    Some(elo) if (lowest..=highest).contains(&elo) => {
+                        self.elo = elo;
+                        Ok(())
+                    }
+                    _ => Err(format!("{name} needs a number from {lowest} to {highest}")),
                 }
-                None => Err(format!("{name} needs a number")),
-            },
+            }
             "skilllevel" => match value.and_then(parse_level) {
                 Some(level) => {
                     self.level = level;
@@ -1059,7 +1067,8 @@ const SEARCH_POLL: Duration = Duration::from_millis(10);
 /// `stop` and `isready` are answered at once even during a search or a perft; any other
 /// command that arrives while a search runs waits, in order, until it ends (an infinite
 /// search is stopped first, as it would never end). At the end of input a running search
-/// is stopped (it still writes its `bestmove`) and the loop ends. Lines are bounded
+/// is stopped (it still writes its `bestmove`) and the loop ends. `isready` waits behind
+/// commands already waiting, so `readyok` always follows their answers. Lines are bounded
 /// ([`MAX_LINE_BYTES`]) and read lossily as UTF-8, never an error.
 pub fn command_loop(
     input: impl BufRead + Send + 'static,
@@ -1126,8 +1135,11 @@ pub fn command_loop(
         if command.is_empty() {
             continue;
         }
+        // `isready` is answered at once during a search, but never ahead of commands
+        // still waiting: its `readyok` says everything sent before it was handled.
+        let overtakes = command == "isready" && !waiting.is_empty();
         let busy = session.searching() || !waiting.is_empty();
-        if busy && !IMMEDIATE.contains(&command) {
+        if busy && (!IMMEDIATE.contains(&command) || overtakes) {
             if session.search_is_infinite() {
                 session.stop_search();
             }
@@ -1171,6 +1183,15 @@ pub fn perft_lines(
     out.flush()
 }
 
+/// Reads a `check` option value: `true` or `false` (any case; UCCI's `on`/`off` too).
+pub fn parse_check(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "true" | "on" => Some(true),
+        "false" | "off" => Some(false),
+        _ => None,
+    }
+}
+
 /// Reads a `MultiPV` option value: how many best lines to report, 1 to [`MAX_LINES`].
 pub fn parse_multipv(value: &str) -> Option<u32> {
     value
@@ -1181,11 +1202,14 @@ pub fn parse_multipv(value: &str) -> Option<u32> {
         .map(|n| n as u32)
 }
 
-/// Reads a `Skill Level`-style option value into a level 1–10.
+/// Reads a `Skill Level`-style option value: a level 1–10; `None` outside that range
+/// (the option is advertised `min 1 max 10`, so a value outside it is an error, not
+/// silently moved to the nearest end).
 pub fn parse_level(value: &str) -> Option<u8> {
     value
         .trim()
         .parse::<i64>()
         .ok()
-        .map(|n| n.clamp(1, MAX_LEVEL as i64) as u8)
+        .filter(|n| (1..=MAX_LEVEL as i64).contains(n))
+        .map(|n| n as u8)
 }

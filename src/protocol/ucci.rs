@@ -126,9 +126,12 @@ impl UcciSession {
             [] => return writeln!(out, "info string error: setoption needs a name"),
         };
         let value = value.as_deref();
-        let on = value.is_none_or(|v| v.eq_ignore_ascii_case("true") || v == "on");
         match name.to_ascii_lowercase().as_str() {
-            "usemillisec" => self.milliseconds = on,
+            // A check option without a value is switched on (ElephantEye's reading).
+            "usemillisec" => match value.map_or(Some(true), super::parse_check) {
+                Some(on) => self.milliseconds = on,
+                None => writeln!(out, "info string error: usemillisec needs true or false")?,
+            },
             "hashsize" => match value.and_then(|v| v.parse::<usize>().ok()) {
                 Some(megabytes) if (1..=4096).contains(&megabytes) => {
                     self.searcher.set_hash_megabytes(megabytes)
@@ -151,8 +154,13 @@ impl UcciSession {
                 self.searcher.clear();
             }
             // Settings other UCCI engines have that change nothing here.
-            "ponder" | "batch" | "debug" | "bookfiles" | "evalapi" | "loadbook" | "idle"
-            | "promotion" | "pruning" | "knowledge" | "randomness" | "style" | "threads" => {}
+            "ponder" => {
+                if value.is_some_and(|v| super::parse_check(v).is_none()) {
+                    writeln!(out, "info string error: ponder needs true or false")?;
+                }
+            }
+            "batch" | "debug" | "bookfiles" | "evalapi" | "loadbook" | "idle" | "promotion"
+            | "pruning" | "knowledge" | "randomness" | "style" | "threads" => {}
             _ => match self.settings.set(&name, value) {
                 Some(Ok(())) => {}
                 Some(Err(message)) => writeln!(out, "info string error: {message}")?,

@@ -179,7 +179,7 @@ impl UciSession {
                     "info string error: Hash needs a size from 1 to 4096 MB"
                 )?,
             }
-        } else if !["Threads", "Ponder", "UCI_Chess960", "UCI_AnalyseMode"]
+        } else if !["Threads", "UCI_Chess960", "UCI_AnalyseMode"]
             .iter()
             .any(|known| known.eq_ignore_ascii_case(name))
         {

@@ -139,7 +139,7 @@ impl UsiSession {
                     "info string error: USI_Hash needs a size from 1 to 4096 MB"
                 )?,
             },
-            "USI_Ponder" | "USI_OwnBook" => {}
+            "USI_OwnBook" => {}
             other => writeln!(out, "info string error: unknown option '{other}'")?,
         }
         Ok(())

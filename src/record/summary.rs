@@ -26,6 +26,43 @@ const SECOND_PLAYER: &[&str] = &["Black", "Han", "Gote", "後手", "上手", "N-
 const EVENT: &[&str] = &["Event", "棋戦", "$EVENT", "대회명", "Title", "表題"];
 /// Header names that give the date.
 const DATE: &[&str] = &["Date", "開始日時", "$START_TIME", "대국일자", "対局日"];
+/// Header names that give the site.
+const SITE: &[&str] = &["Site", "場所", "$SITE", "대국장소"];
+
+/// The headers that say who played, at what event, where and when, exactly as the
+/// record has them (names and values, placeholders included): what saving an opened
+/// record writes again, so the writers map them into the format saved to (`초대국자` →
+/// `Cho`, `Date` → `開始日時` …) instead of the app naming the players by their kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RecordIdentity {
+    /// The first player's header, then the second's (`None` when the record has none).
+    pub players: [Option<(String, String)>; 2],
+    /// The event's header.
+    pub event: Option<(String, String)>,
+    /// The site's header.
+    pub site: Option<(String, String)>,
+    /// The date's header.
+    pub date: Option<(String, String)>,
+}
+
+impl RecordIdentity {
+    /// The identity headers of a record.
+    pub fn of(record: &GameRecord) -> RecordIdentity {
+        let find = |names: &[&str]| {
+            names.iter().find_map(|name| {
+                record
+                    .header(name)
+                    .map(|value| (name.to_string(), value.trim().to_string()))
+            })
+        };
+        RecordIdentity {
+            players: [find(FIRST_PLAYER), find(SECOND_PLAYER)],
+            event: find(EVENT),
+            site: find(SITE),
+            date: find(DATE),
+        }
+    }
+}
 
 /// The players, event and date of a record, each `None` when the file does not say
 /// (a missing header, or a placeholder such as `?`, `????.??.??` or `미상`).
@@ -37,6 +74,8 @@ pub struct RecordSummary {
     pub event: Option<String>,
     /// The date as the file writes it.
     pub date: Option<String>,
+    /// The same headers as the file has them, uncut, with the site: for saving.
+    pub identity: RecordIdentity,
 }
 
 impl RecordSummary {
@@ -51,6 +90,7 @@ impl RecordSummary {
             players: [find(FIRST_PLAYER), find(SECOND_PLAYER)],
             event: find(EVENT),
             date: find(DATE),
+            identity: RecordIdentity::of(record),
         }
     }
 

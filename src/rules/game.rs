@@ -264,6 +264,12 @@ impl Game {
         self.declared = Some(outcome);
     }
 
+    /// The result decided off the board ([`Game::declare`]), if any: `None` for a game
+    /// going on or one ended by the position itself.
+    pub fn declared(&self) -> Option<Outcome> {
+        self.declared
+    }
+
     /// The side to move claims an impasse in shogi under `rule`; on success the game ends
     /// with the returned outcome (scores: the points counted, Sente first).
     pub fn claim_impasse(&mut self, rule: ImpasseRule) -> Result<Outcome, ImpasseRefusal> {
