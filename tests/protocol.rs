@@ -520,10 +520,19 @@ fn uci_elo_maps_onto_the_levels() {
     use qipan::protocol::{level_for_elo, SearchSettings, ELO_FOR_LEVEL};
     assert_eq!(level_for_elo(0), 1);
     assert_eq!(level_for_elo(ELO_FOR_LEVEL[0]), 1);
-    assert_eq!(level_for_elo(ELO_FOR_LEVEL[9] - 1), 9);
-    assert_eq!(level_for_elo(ELO_FOR_LEVEL[9]), 10);
+    assert_eq!(level_for_elo(ELO_FOR_LEVEL[8] - 1), 8);
+    assert_eq!(level_for_elo(ELO_FOR_LEVEL[8]), 9);
+    assert_eq!(
+        level_for_elo(u32::MAX),
+        9,
+        "a limited strength is never full strength"
+    );
+    assert!(
+        ELO_FOR_LEVEL.windows(2).all(|pair| pair[0] < pair[1]),
+        "every level is rated above the one below"
+    );
     let mut settings = SearchSettings::default();
-    settings.set("UCI_Elo", Some("1400")).unwrap().unwrap();
+    settings.set("UCI_Elo", Some("1410")).unwrap().unwrap();
     assert_eq!(
         settings.effective_level(),
         10,
@@ -575,8 +584,8 @@ fn spin_options_outside_their_range_are_refused_and_kept() {
     for (name, value) in [
         ("Skill Level", "0"),
         ("Skill Level", "11"),
-        ("UCI_Elo", "799"),
-        ("UCI_Elo", "2201"),
+        ("UCI_Elo", "849"),
+        ("UCI_Elo", "2241"),
     ] {
         assert!(
             settings.set(name, Some(value)).unwrap().is_err(),

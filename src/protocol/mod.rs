@@ -397,7 +397,7 @@ impl Default for SearchSettings {
             multipv: 1,
             overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
             limit_strength: false,
-            elo: ELO_FOR_LEVEL[MAX_LEVEL as usize - 1],
+            elo: HIGHEST_ELO,
         }
     }
 }
@@ -408,12 +408,17 @@ pub const DEFAULT_OVERHEAD_MS: u64 = 10;
 /// The largest `Move Overhead` / `NetworkDelay` accepted, in milliseconds.
 pub const MAX_OVERHEAD_MS: u64 = 5_000;
 
-/// The rating `UCI_Elo` gives each level 1–10. PROVISIONAL: spaced by hand, not yet
-/// measured by matches (tools/STRENGTH.md says so too).
-pub const ELO_FOR_LEVEL: [u32; MAX_LEVEL as usize] =
-    [800, 950, 1100, 1250, 1400, 1550, 1700, 1850, 2000, 2200];
+/// The rating `UCI_Elo` gives each limited level 1–9, measured: a ladder of matches
+/// between adjacent levels in all three games, anchored on Fairy-Stockfish's own
+/// `UCI_Elo` 1350, the mean of the three games (tools/STRENGTH.md, tools/ladder_ratings.py).
+/// Level 10, full strength, is what `UCI_LimitStrength` off gives.
+pub const ELO_FOR_LEVEL: [u32; MAX_LEVEL as usize - 1] =
+    [850, 960, 1010, 1200, 1410, 1560, 1890, 1950, 2240];
 
-/// The level `UCI_Elo` maps to: the strongest level rated at or below `elo` (level 1 below all).
+/// The strongest rating `UCI_Elo` takes (level 9's).
+pub const HIGHEST_ELO: u32 = ELO_FOR_LEVEL[MAX_LEVEL as usize - 2];
+
+/// The level `UCI_Elo` maps to: the strongest level (1–9) rated at or below `elo` (level 1 below all).
 pub fn level_for_elo(elo: u32) -> u8 {
     ELO_FOR_LEVEL
         .iter()
@@ -468,7 +473,7 @@ impl SearchSettings {
                 None => Err(format!("{name} needs true or false")),
             },
             "ucielo" => {
-                let (lowest, highest) = (ELO_FOR_LEVEL[0], ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]);
+                let (lowest, highest) = (ELO_FOR_LEVEL[0], HIGHEST_ELO);
                 match value.and_then(|v| v.trim().parse::<u32>().ok()) {
                     Some(elo) if (lowest..=highest).contains(&elo) => {
                         self.elo = elo;
@@ -499,9 +504,9 @@ impl SearchSettings {
             "option name UCI_LimitStrength type check default false".to_string(),
             format!(
                 "option name UCI_Elo type spin default {} min {} max {}",
-                ELO_FOR_LEVEL[MAX_LEVEL as usize - 1],
+                HIGHEST_ELO,
                 ELO_FOR_LEVEL[0],
-                ELO_FOR_LEVEL[MAX_LEVEL as usize - 1]
+                HIGHEST_ELO
             ),
         ]
     }
