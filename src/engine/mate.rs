@@ -14,8 +14,10 @@
 //!   searched to (usable wherever no more remain), so later passes reuse earlier work.
 //! - **Hand superiority (優越関係).** Within one solve the pieces are conserved, so the
 //!   board and the attacker's hand fix the defender's hand. A proof is stored with its
-//!   *proof hand*, the pieces the proof needs, and holds for every hand holding at least
-//!   those; a disproof with its *disproof hand*, holding for every hand within it.
+//!   *proof hand* and holds for every hand holding at least those pieces; a disproof
+//!   with its *disproof hand*, holding for every hand within it. Leaves (a mate, an
+//!   attacker with no check) get derived hands; interior nodes store their exact hand
+//!   for now (see `INTERIOR_HANDS`), so a proof is reused for larger hands only.
 //! - **Useless interpositions (無駄合) last.** A defender's drop between a distant
 //!   checker and the king on a square no defender guards can simply be captured; such
 //!   drops are searched only once every other evasion is refuted. They are still
@@ -43,6 +45,12 @@ use crate::rules::zobrist;
 use crate::rules::{Move, MoveList, Position, Side};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Whether solved interior nodes store derived proof and disproof hands. Off: a
+/// depth-limited pass was seen to trust a too-short mate through a derived hand (the
+/// fault is not found yet), so interior nodes store their exact hand and only the
+/// leaves (a mate, no check at all, no ply left) carry a derived hand.
+const INTERIOR_HANDS: bool = false;
 
 /// "Infinite" proof or disproof number: the node is solved.
 const INFINITE: u32 = 1 << 30;
@@ -521,7 +529,7 @@ impl Solver<'_> {
             if let Some(value) = self.table.probe(board, hand, remaining) {
                 return value;
             }
-            let evasions = child.count_legal_moves();
+            let evasions = evasion_estimate(child);
             if evasions == 0 {
                 return Value::proved(0, self.mate_hand(child, hand));
             }
@@ -665,6 +673,23 @@ impl Solver<'_> {
                 dn,
                 distance: 0,
                 hand,
+            };
+        }
+        if !INTERIOR_HANDS {
+            // Interior nodes keep their exact hand (see [`INTERIOR_HANDS`]).
+            return if attacker == won {
+                let distance = if attacker {
+                    children
+                        .iter()
+                        .filter(|c| c.value.pn == 0)
+                        .map(|c| c.value.distance)
+                        .min()
+                } else {
+                    children.iter().map(|c| c.value.distance).max()
+                };
+                Value::proved(distance.unwrap_or(0).saturating_add(1), hand)
+            } else {
+                Value::disproved(hand)
             };
         }
         match (attacker, won) {
@@ -859,6 +884,7 @@ fn summarize(children: &[Child], attacker: bool) -> Summary {
     let mut best = usize::MAX;
     let mut largest: u32 = 0;
     let mut open: u32 = 0;
+    let mut drop_squares: u128 = 0;
     for (index, child) in children.iter().enumerate() {
         // The child's numbers in its own side to move's terms.
         let (child_phi, child_delta) = phi_delta(&child.value, !attacker);
@@ -875,7 +901,15 @@ fn summarize(children: &[Child], attacker: bool) -> Summary {
         }
         if child_phi != 0 {
             largest = largest.max(child_phi);
-            open += 1;
+            // Drops of different pieces on one square count once: the defender's
+            // interpositions mostly stand or fall together.
+            let counted = attacker || !child.mv.is_drop() || drop_squares & (1 << child.mv.to) == 0;
+            if !attacker && child.mv.is_drop() {
+                drop_squares |= 1 << child.mv.to;
+            }
+            if counted {
+                open += 1;
+            }
         }
     }
     let delta = if open == 0 {
@@ -890,6 +924,23 @@ fn summarize(children: &[Child], attacker: bool) -> Summary {
         second_delta: second,
         open,
     }
+}
+
+/// The defender's evasions counted as a first proof number: every move of a piece on
+/// the board, and one for every square a piece can be dropped on (0: mated).
+fn evasion_estimate(position: &ShogiPosition) -> usize {
+    let mut moves = MoveList::new();
+    position.legal_moves(&mut moves);
+    let mut drop_squares: u128 = 0;
+    let mut count = 0;
+    for mv in moves.iter() {
+        if mv.is_drop() {
+            drop_squares |= 1 << mv.to;
+        } else {
+            count += 1;
+        }
+    }
+    count + drop_squares.count_ones() as usize
 }
 
 /// True when the side to move's king is checked by a slider from two or more squares
@@ -958,6 +1009,7 @@ fn may_check(mv: Move, king: u8) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::shogi::kind::{GOLD, SILVER};
 
     fn solve_sfen(sfen: &str) -> MateAnswer {
         let position = ShogiPosition::from_sfen(sfen).unwrap();
@@ -973,6 +1025,146 @@ mod tests {
                 text
             })
             .collect()
+    }
+
+    #[test]
+    fn hands_compare_kind_by_kind() {
+        let gold_silver = Hand(0).plus(GOLD).plus(SILVER);
+        let gold = Hand(0).plus(GOLD);
+        let pawns = Hand(0).with(PAWN, 18);
+        assert!(gold_silver.covers(gold));
+        assert!(!gold.covers(gold_silver));
+        assert!(gold.covers(Hand(0)) && gold.covers(gold));
+        assert!(!pawns.covers(gold) && !gold.covers(pawns));
+        assert!(pawns.covers(Hand(0).with(PAWN, 17)));
+        assert!(!Hand(0).with(PAWN, 17).covers(pawns));
+        assert!(Hand::FULL.covers(pawns.union(gold_silver).with(ROOK, 2)));
+        assert_eq!(gold_silver.intersection(pawns.plus(GOLD)), gold);
+        assert_eq!(gold.union(pawns), pawns.plus(GOLD));
+        assert_eq!(gold.minus(GOLD).minus(GOLD), Hand(0));
+        let position = ShogiPosition::from_sfen("4k4/9/4S4/9/9/9/9/9/9 b 2GP3s 1").unwrap();
+        assert_eq!(
+            Hand::of(&position, Side::First),
+            Hand(0).with(GOLD, 2).plus(PAWN)
+        );
+        assert_eq!(Hand::of(&position, Side::Second), Hand(0).with(SILVER, 3));
+    }
+
+    #[test]
+    fn the_board_key_ignores_the_hands() {
+        let one = ShogiPosition::from_sfen("4k4/9/4S4/9/9/9/9/9/9 b G 1").unwrap();
+        let other = ShogiPosition::from_sfen("4k4/9/4S4/9/9/9/9/9/9 b 2Sg 1").unwrap();
+        let moved = ShogiPosition::from_sfen("4k4/9/9/4S4/9/9/9/9/9 b G 1").unwrap();
+        assert_ne!(one.hash(), other.hash());
+        assert_eq!(board_key(&one), board_key(&other));
+        assert_ne!(board_key(&one), board_key(&moved));
+    }
+
+    #[test]
+    fn proofs_serve_larger_hands_and_disproofs_smaller_ones() {
+        let mut table = Table::new(1);
+        let gold = Hand(0).plus(GOLD);
+        let silver = Hand(0).plus(SILVER);
+        let both = gold.plus(SILVER);
+        // A mate in 5 needing a gold.
+        table.store(7, both, UNLIMITED, Value::proved(5, gold), 10);
+        assert_eq!(
+            table.probe(7, both, UNLIMITED),
+            Some(Value::proved(5, gold))
+        );
+        assert_eq!(
+            table.probe(7, gold.plus(GOLD), 5),
+            Some(Value::proved(5, gold))
+        );
+        assert_eq!(table.probe(7, silver, UNLIMITED), None, "no gold, no proof");
+        assert_eq!(
+            table.probe(7, both, 3),
+            None,
+            "five plies do not fit in three"
+        );
+        assert_eq!(table.probe(8, both, UNLIMITED), None, "another board");
+        // No mate within 7 plies holding at most a silver.
+        table.store(9, silver, 7, Value::disproved(silver), 10);
+        assert_eq!(table.probe(9, Hand(0), 7), Some(Value::disproved(silver)));
+        assert_eq!(table.probe(9, silver, 5), Some(Value::disproved(silver)));
+        assert_eq!(
+            table.probe(9, silver, 9),
+            None,
+            "seven plies say nothing of nine"
+        );
+        assert_eq!(table.probe(9, both, 7), None, "a gold more may mate");
+        // Unsolved numbers are the exact hand's only, and a proof replaces them.
+        let open = Value {
+            pn: 3,
+            dn: 2,
+            distance: 0,
+            hand: both,
+        };
+        table.store(11, both, UNLIMITED, open, 4);
+        assert_eq!(table.probe(11, both, UNLIMITED), Some(open));
+        assert_eq!(table.probe(11, gold, UNLIMITED), None);
+        table.store(11, both, UNLIMITED, Value::proved(3, Hand(0)), 9);
+        assert_eq!(
+            table.probe(11, gold, UNLIMITED),
+            Some(Value::proved(3, Hand(0)))
+        );
+    }
+
+    #[test]
+    fn a_drop_nobody_guards_between_a_far_checker_and_the_king_waits() {
+        // Gote's king on 5a checked by a lance on 5i: drops on 5b (next to the king)
+        // are real defences, drops further down can simply be taken (rank 8 is rank a).
+        let position =
+            ShogiPosition::from_sfen("3gkg3/9/9/9/9/9/9/9/4L4 w 2r2b2g4s4n3l18p 1").unwrap();
+        let solver = Solver {
+            table: Table::new(1),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: &AtomicBool::new(false),
+            aborted: false,
+            path: Vec::new(),
+            attacker: Side::First,
+        };
+        let children = solver.children(&position, false, UNLIMITED);
+        let rank_of_drop = |c: &Child| c.mv.to / 9;
+        assert!(children
+            .iter()
+            .any(|c| c.mv.is_drop() && rank_of_drop(c) == 7 && !c.delayed));
+        assert!(children
+            .iter()
+            .any(|c| c.mv.is_drop() && rank_of_drop(c) == 4 && c.delayed));
+        assert!(children
+            .iter()
+            .filter(|c| !c.mv.is_drop())
+            .all(|c| !c.delayed));
+        assert!(distant_check(&position));
+        // Until the other evasions are mated the delayed drops take no part (the
+        // defender's best chance is looked for elsewhere first).
+        let mut children = children;
+        for child in children.iter_mut() {
+            let dn = if child.delayed { 1 } else { 5 };
+            child.value = Value {
+                pn: 2,
+                dn,
+                distance: 0,
+                hand: Hand(0),
+            };
+        }
+        let summary = summarize(&children, false);
+        assert_eq!(summary.phi, 5);
+        assert!(!children[summary.best].delayed);
+        for child in children.iter_mut().filter(|c| !c.delayed) {
+            child.value = Value::proved(2, Hand(0));
+        }
+        let summary = summarize(&children, false);
+        assert_eq!(summary.phi, 1, "now they do");
+        assert!(children[summary.best].delayed);
+        // A delayed drop known to escape refutes at once.
+        let delayed = children.iter().position(|c| c.delayed).unwrap();
+        children[delayed].value = Value::disproved(Hand::FULL);
+        children[0].value = Value::fresh(Hand(0));
+        assert_eq!(summarize(&children, false).phi, 0);
     }
 
     #[test]
