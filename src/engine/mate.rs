@@ -4,23 +4,53 @@
 //! The attacker (the side to move at the root) may play only moves that give check;
 //! the defender may play any legal evasion, drops included. Every rule (uchifuzume,
 //! nifu, dead drops, pinned pieces) comes from the rules engine's move generator, so
-//! the solver never decides legality itself. A mate is first proved with unlimited
-//! depth; then shorter mates are looked for with depth-limited searches until none is
-//! found, so the answer is the shortest mate against the longest defence.
+//! the solver never decides legality itself.
+//!
+//! The search:
+//! - **One table for every pass.** A mate is first proved with unlimited depth; then
+//!   shorter mates are looked for with depth-limited passes until one fails. Entries are
+//!   keyed by the board alone and carry the attacker's hand; a proof remembers its mate
+//!   distance (usable wherever that many plies remain) and a disproof the depth it was
+//!   searched to (usable wherever no more remain), so later passes reuse earlier work.
+//! - **Hand superiority (優越関係).** Within one solve the pieces are conserved, so the
+//!   board and the attacker's hand fix the defender's hand. A proof is stored with its
+//!   *proof hand* and holds for every hand holding at least those pieces; a disproof
+//!   with its *disproof hand*, holding for every hand within it. Leaves (a mate, an
+//!   attacker with no check) get derived hands; interior nodes store their exact hand
+//!   for now (see `INTERIOR_HANDS`), so a proof is reused for larger hands only.
+//! - **Useless interpositions (無駄合) last.** A defender's drop between a distant
+//!   checker and the king on a square no defender guards can simply be captured; such
+//!   drops are searched only once every other evasion is refuted. They are still
+//!   searched (the answer is a real mate) and still counted in the length, which is
+//!   what an exhaustive search such as cshogi's `mate_move` counts.
+//! - **Cheap leaves.** A check is tested for mate (the defender has no legal move) when
+//!   its node is first seen, and a fresh defender node starts with its evasion count
+//!   as proof number.
+//! - **The answer line** is the shortest mate against the longest defence: the
+//!   attacker takes a check with the least proved distance, and where several
+//!   evasions look equally long the defender's choice is confirmed with a
+//!   depth-limited search showing that it has no shorter mate.
 //!
 //! The solver is pure: it reads no clock of its own beyond the deadline it is given,
 //! does no I/O, and stops when the stop flag is set, the node budget is spent or the
 //! deadline passes.
 //!
-//! Known limits: no hand-superiority (優越関係) lookups, and a repetition on the current
-//! path counts as a failed attack (the graph-history interaction can in rare cases
-//! make a mate be missed, never make a false mate be claimed).
+//! Known limit: a repetition on the current path counts as a failed attack, and that
+//! failure is stored like any other (the graph-history interaction): in rare cases a
+//! mate can be missed, never a false mate claimed.
 
-use crate::rules::geometry::{file_of, rank_of};
-use crate::rules::shogi::ShogiPosition;
-use crate::rules::{Move, MoveList, Position};
+use crate::rules::shogi::kind::{PAWN, ROOK};
+use crate::rules::shogi::{kind_of, owner, unpromoted, ShogiPosition};
+use crate::rules::zobrist;
+use crate::rules::{Move, MoveList, Position, Side};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
+
+/// Whether solved interior nodes store derived proof and disproof hands. Off: a
+/// depth-limited pass was seen to trust a too-short mate through a derived hand (the
+/// fault is not found yet), so interior nodes store their exact hand and only the
+/// leaves (a mate, no check at all, no ply left) carry a derived hand.
+const INTERIOR_HANDS: bool = false;
 
 /// "Infinite" proof or disproof number: the node is solved.
 const INFINITE: u32 = 1 << 30;
@@ -28,7 +58,7 @@ const INFINITE: u32 = 1 << 30;
 /// The deepest path followed (a guard against runaway recursion on very long lines).
 const MAX_PATH: usize = 400;
 
-/// The tag of table entries written by the unlimited-depth search.
+/// Remaining plies of a search without a depth limit.
 const UNLIMITED: u16 = u16::MAX;
 
 /// How far and how long the solver may search.
@@ -85,7 +115,7 @@ pub fn solve(position: &ShogiPosition, limits: MateLimits, stop: &AtomicBool) ->
         stop,
         aborted: false,
         path: Vec::new(),
-        depth_limit: None,
+        attacker: position.side_to_move(),
     };
     let answer = solver.run(position);
     MateReport {
@@ -95,28 +125,173 @@ pub fn solve(position: &ShogiPosition, limits: MateLimits, stop: &AtomicBool) ->
     }
 }
 
-/// One stored position: its proof and disproof numbers from the view of its side to
-/// move (`phi` small = good for it), and the mate distance once solved.
+// ---------------------------------------------------------------------------
+// Hands
+// ---------------------------------------------------------------------------
+
+/// Pieces in hand packed in one word: a field per hand kind (pawns 5 bits, the others
+/// 3) with a guard bit above each, so "at least as many of every kind" is one
+/// subtraction that must leave every guard bit set.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+struct Hand(u32);
+
+/// Bit offset of each hand kind's field (index = kind, `PAWN..=ROOK`).
+const HAND_SHIFT: [u32; 8] = [0, 0, 6, 10, 14, 18, 22, 26];
+
+/// The guard bits, one above every field.
+const HAND_GUARDS: u32 =
+    (1 << 5) | (1 << 9) | (1 << 13) | (1 << 17) | (1 << 21) | (1 << 25) | (1 << 29);
+
+impl Hand {
+    /// Every field at its largest value: a disproof hand that bounds nothing.
+    const FULL: Hand = Hand(0x1FFF_FFFF & !HAND_GUARDS);
+
+    fn field_max(kind: u8) -> u32 {
+        if kind == PAWN {
+            31
+        } else {
+            7
+        }
+    }
+
+    /// A side's pieces in hand in `position`.
+    fn of(position: &ShogiPosition, side: Side) -> Hand {
+        let mut hand = Hand(0);
+        for kind in PAWN..=ROOK {
+            hand = hand.with(kind, position.hand_count(side, kind) as u32);
+        }
+        hand
+    }
+
+    fn count(self, kind: u8) -> u32 {
+        (self.0 >> HAND_SHIFT[kind as usize]) & Hand::field_max(kind)
+    }
+
+    fn with(self, kind: u8, count: u32) -> Hand {
+        let shift = HAND_SHIFT[kind as usize];
+        let max = Hand::field_max(kind);
+        Hand((self.0 & !(max << shift)) | (count.min(max) << shift))
+    }
+
+    fn plus(self, kind: u8) -> Hand {
+        self.with(kind, self.count(kind) + 1)
+    }
+
+    fn minus(self, kind: u8) -> Hand {
+        self.with(kind, self.count(kind).saturating_sub(1))
+    }
+
+    /// True when `self` holds at least as many pieces of every kind as `other`.
+    fn covers(self, other: Hand) -> bool {
+        ((self.0 | HAND_GUARDS).wrapping_sub(other.0)) & HAND_GUARDS == HAND_GUARDS
+    }
+
+    /// The larger count of every kind.
+    fn union(self, other: Hand) -> Hand {
+        let mut hand = self;
+        for kind in PAWN..=ROOK {
+            hand = hand.with(kind, self.count(kind).max(other.count(kind)));
+        }
+        hand
+    }
+
+    /// The smaller count of every kind.
+    fn intersection(self, other: Hand) -> Hand {
+        let mut hand = self;
+        for kind in PAWN..=ROOK {
+            hand = hand.with(kind, self.count(kind).min(other.count(kind)));
+        }
+        hand
+    }
+}
+
+/// The position's hash without its hands: the table's key, the hand being stored apart.
+fn board_key(position: &ShogiPosition) -> u64 {
+    let mut key = position.hash();
+    for side in [Side::First, Side::Second] {
+        for kind in PAWN..=ROOK {
+            let count = position.hand_count(side, kind) as usize;
+            key ^= zobrist::HAND[side.index()][kind as usize][count];
+        }
+    }
+    key
+}
+
+// ---------------------------------------------------------------------------
+// The table
+// ---------------------------------------------------------------------------
+
+/// One stored result, proof and disproof numbers from the attacker's view.
 #[derive(Clone, Copy, Default)]
 struct Entry {
-    key: u64,
-    /// Remaining plies the entry was searched with ([`UNLIMITED`] for no limit).
-    tag: u16,
-    /// Plies to the end once solved (`phi` or `delta` 0).
+    /// [`board_key`] of the position.
+    board: u64,
+    /// Unsolved: the attacker's hand. Proved: the proof hand. Disproved: the disproof hand.
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    /// Proved: plies to mate.
     distance: u16,
-    phi: u32,
-    delta: u32,
+    /// Disproved: no mate within this many plies ([`UNLIMITED`]: none at all).
+    depth: u16,
     /// Nodes spent below this entry: what is cheapest to recompute is replaced first.
     work: u32,
 }
 
-/// Four-way buckets of entries, replaced by least work.
+impl Entry {
+    fn used(&self) -> bool {
+        (self.pn | self.dn) != 0
+    }
+}
+
+/// What the table (or a search) knows of a node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Value {
+    pn: u32,
+    dn: u32,
+    /// Proved: plies to mate.
+    distance: u16,
+    /// Proved: the proof hand; disproved: the disproof hand; otherwise the hand itself.
+    hand: Hand,
+}
+
+impl Value {
+    fn fresh(hand: Hand) -> Value {
+        Value {
+            pn: 1,
+            dn: 1,
+            distance: 0,
+            hand,
+        }
+    }
+
+    fn proved(distance: u16, hand: Hand) -> Value {
+        Value {
+            pn: 0,
+            dn: INFINITE,
+            distance,
+            hand,
+        }
+    }
+
+    fn disproved(hand: Hand) -> Value {
+        Value {
+            pn: INFINITE,
+            dn: 0,
+            distance: 0,
+            hand,
+        }
+    }
+}
+
+/// Buckets of [`WAYS`] entries chosen by the board alone, so the hands a board was seen
+/// with sit side by side; replaced by least work.
 struct Table {
     entries: Vec<Entry>,
     bucket_mask: usize,
 }
 
-const WAYS: usize = 4;
+const WAYS: usize = 8;
 
 impl Table {
     fn new(megabytes: usize) -> Table {
@@ -133,49 +308,95 @@ impl Table {
         }
     }
 
-    fn bucket(&self, key: u64, tag: u16) -> usize {
-        let mixed = key ^ (tag as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (mixed as usize & self.bucket_mask) * WAYS
+    fn bucket(&self, board: u64) -> usize {
+        ((board >> 20) as usize & self.bucket_mask) * WAYS
     }
 
-    fn probe(&self, key: u64, tag: u16) -> Option<Entry> {
-        let start = self.bucket(key, tag);
-        self.entries[start..start + WAYS]
-            .iter()
-            .find(|e| e.key == key && e.tag == tag && (e.phi | e.delta) != 0)
-            .copied()
-    }
-
-    fn store(&mut self, entry: Entry) {
-        let start = self.bucket(entry.key, entry.tag);
-        let bucket = &mut self.entries[start..start + WAYS];
-        let slot = match bucket
-            .iter()
-            .position(|e| e.key == entry.key && e.tag == entry.tag)
-        {
-            Some(index) => index,
-            None => {
-                let mut victim = 0;
-                for (index, e) in bucket.iter().enumerate() {
-                    if e.work < bucket[victim].work {
-                        victim = index;
-                    }
-                }
-                victim
+    /// The node with `board` and attacker's `hand` and `remaining` plies: a proof whose
+    /// hand it covers and whose distance fits, else a disproof whose hand covers it and
+    /// whose depth suffices, else its own unsolved numbers.
+    fn probe(&self, board: u64, hand: Hand, remaining: u16) -> Option<Value> {
+        let start = self.bucket(board);
+        let mut proof: Option<Value> = None;
+        let mut disproof = None;
+        let mut open = None;
+        for e in &self.entries[start..start + WAYS] {
+            if e.board != board || !e.used() {
+                continue;
             }
+            if e.pn == 0 {
+                if hand.covers(e.hand)
+                    && e.distance <= remaining
+                    && proof.is_none_or(|p| e.distance < p.distance)
+                {
+                    proof = Some(Value::proved(e.distance, e.hand));
+                }
+            } else if e.dn == 0 {
+                if e.hand.covers(hand) && e.depth >= remaining {
+                    disproof = Some(Value::disproved(e.hand));
+                }
+            } else if e.hand == hand {
+                open = Some(Value {
+                    pn: e.pn,
+                    dn: e.dn,
+                    distance: 0,
+                    hand,
+                });
+            }
+        }
+        proof.or(disproof).or(open)
+    }
+
+    /// Stores `value` for a node with the attacker's `hand` searched with `remaining`
+    /// plies, over the same result or the node's own unsolved entry if there is one.
+    fn store(&mut self, board: u64, hand: Hand, remaining: u16, value: Value, work: u32) {
+        let entry = Entry {
+            board,
+            hand: value.hand,
+            pn: value.pn,
+            dn: value.dn,
+            distance: value.distance,
+            depth: remaining,
+            work,
         };
+        let start = self.bucket(board);
+        let bucket = &mut self.entries[start..start + WAYS];
+        let same = bucket.iter().position(|e| {
+            e.board == board
+                && e.used()
+                && ((e.pn == 0) == (entry.pn == 0)
+                    && (e.dn == 0) == (entry.dn == 0)
+                    && e.hand == entry.hand
+                    || e.pn != 0 && e.dn != 0 && e.hand == hand)
+        });
+        let slot = same.unwrap_or_else(|| {
+            let mut victim = 0;
+            for (index, e) in bucket.iter().enumerate() {
+                if !e.used() {
+                    victim = index;
+                    break;
+                }
+                if e.work < bucket[victim].work {
+                    victim = index;
+                }
+            }
+            victim
+        });
         bucket[slot] = entry;
     }
 }
+
+// ---------------------------------------------------------------------------
+// The search
+// ---------------------------------------------------------------------------
 
 /// A child of the node being expanded.
 struct Child {
     mv: Move,
     position: ShogiPosition,
-    key: u64,
-    phi: u32,
-    delta: u32,
-    distance: u16,
+    value: Value,
+    /// A useless-looking interposition, searched after the other evasions.
+    delayed: bool,
 }
 
 struct Solver<'a> {
@@ -185,52 +406,66 @@ struct Solver<'a> {
     deadline: Option<Instant>,
     stop: &'a AtomicBool,
     aborted: bool,
-    /// Keys of the positions on the current path (repetition test).
+    /// Hashes of the positions on the current path (repetition test).
     path: Vec<u64>,
-    /// Plies allowed in the current depth-limited pass (`None`: unlimited).
-    depth_limit: Option<u32>,
+    /// The side to move at the root.
+    attacker: Side,
+}
+
+/// Remaining plies one ply further down.
+fn below(remaining: u16) -> u16 {
+    if remaining == UNLIMITED {
+        UNLIMITED
+    } else {
+        remaining.saturating_sub(1)
+    }
 }
 
 impl Solver<'_> {
     fn run(&mut self, root: &ShogiPosition) -> MateAnswer {
-        let Some((mut distance, mut line)) = self.prove(root) else {
-            return if self.aborted {
+        let first = self.search(root, true, INFINITE, INFINITE, UNLIMITED);
+        if self.aborted || first.pn != 0 {
+            return if self.aborted || first.dn != 0 {
                 MateAnswer::Unknown
             } else {
                 MateAnswer::NoMate
             };
+        }
+        let mut distance = first.distance;
+        let Some(mut line) = self.principal_variation(root, distance, false) else {
+            return MateAnswer::Unknown;
         };
         // Shorter mates, until a depth-limited pass fails (or time runs out).
+        let mut exact = false;
         while distance >= 3 {
             let limit = distance - 2;
-            self.depth_limit = Some(limit);
-            match self.prove(root) {
-                Some((shorter, shorter_line)) if shorter <= limit => {
-                    distance = shorter;
-                    line = shorter_line;
+            self.path.clear();
+            let value = self.search(root, true, INFINITE, INFINITE, limit);
+            if self.aborted {
+                break;
+            }
+            if value.pn != 0 {
+                exact = value.dn == 0;
+                break;
+            }
+            match self.principal_variation(root, value.distance, false) {
+                Some(shorter) => {
+                    distance = value.distance;
+                    line = shorter;
                 }
-                _ => break,
+                None => break,
+            }
+        }
+        if distance < 3 {
+            exact = true;
+        }
+        if exact && !self.aborted {
+            // The length is known: make the defender's choices the longest ones.
+            if let Some(longest) = self.principal_variation(root, distance, true) {
+                line = longest;
             }
         }
         MateAnswer::Mate(line)
-    }
-
-    /// Runs one pass at the current depth limit; the mate distance and line when proved.
-    fn prove(&mut self, root: &ShogiPosition) -> Option<(u32, Vec<Move>)> {
-        self.path.clear();
-        let (phi, _) = self.search(root, true, INFINITE, INFINITE, 0);
-        if self.aborted || phi != 0 {
-            return None;
-        }
-        let line = self.principal_variation(root)?;
-        Some((line.len() as u32, line))
-    }
-
-    fn tag(&self, ply: u32) -> u16 {
-        match self.depth_limit {
-            None => UNLIMITED,
-            Some(limit) => limit.saturating_sub(ply).min(UNLIMITED as u32 - 1) as u16,
-        }
     }
 
     fn should_abort(&mut self) -> bool {
@@ -246,13 +481,15 @@ impl Solver<'_> {
         self.aborted
     }
 
-    /// The moves of a node: checks for the attacker, every legal move for the defender.
-    fn children(&self, position: &ShogiPosition, attacker: bool, ply: u32) -> Vec<Child> {
+    /// The moves of a node with their values: checks for the attacker (each tested for
+    /// an immediate mate when new), every legal move for the defender.
+    fn children(&self, position: &ShogiPosition, attacker: bool, remaining: u16) -> Vec<Child> {
         let mut moves = MoveList::new();
         position.legal_moves(&mut moves);
-        let defender_king = position.king_square(position.side_to_move().opponent());
+        let defender_king = position.king_square(self.attacker.opponent());
         let mut children = Vec::with_capacity(if attacker { 16 } else { moves.len() });
-        let child_tag = self.tag(ply + 1);
+        let child_remaining = below(remaining);
+        let mover = position.side_to_move();
         for &mv in moves.iter() {
             if attacker && !may_check(mv, defender_king) {
                 continue;
@@ -262,226 +499,417 @@ impl Solver<'_> {
             if attacker && !after.in_check() {
                 continue;
             }
-            let key = after.hash();
-            let (phi, delta, distance) = self.look_up(key, child_tag, attacker);
+            let value = self.child_value(&after, attacker, child_remaining);
+            let delayed = !attacker && mv.is_drop() && !position.is_attacked(mv.to, mover);
             children.push(Child {
                 mv,
                 position: after,
-                key,
-                phi,
-                delta,
-                distance,
+                value,
+                delayed,
             });
         }
         children
     }
 
-    /// A child's numbers: from the table, or a repetition (a failed attack), or fresh.
-    fn look_up(&self, key: u64, tag: u16, parent_is_attacker: bool) -> (u32, u32, u16) {
-        if self.path.contains(&key) {
-            // Repetition: the attack has failed there.
-            return if parent_is_attacker {
-                (0, INFINITE, 0) // the defender (to move in the child) holds
-            } else {
-                (INFINITE, 0, 0) // the attacker (to move in the child) fails
-            };
+    /// A child's value: a repetition (a failed attack), the table, or a first look.
+    fn child_value(
+        &self,
+        child: &ShogiPosition,
+        parent_is_attacker: bool,
+        remaining: u16,
+    ) -> Value {
+        let hand = Hand::of(child, self.attacker);
+        if self.path.contains(&child.hash()) {
+            return Value::disproved(hand);
         }
-        match self.table.probe(key, tag) {
-            Some(entry) => (entry.phi, entry.delta, entry.distance),
-            None => (1, 1, 0),
+        if parent_is_attacker {
+            // The defender to move: mated, escaped with no ply left, or fresh with
+            // one proof number per evasion.
+            let board = board_key(child);
+            if let Some(value) = self.table.probe(board, hand, remaining) {
+                return value;
+            }
+            let evasions = evasion_estimate(child);
+            if evasions == 0 {
+                return Value::proved(0, self.mate_hand(child, hand));
+            }
+            if remaining == 0 {
+                return Value::disproved(hand);
+            }
+            Value {
+                pn: (evasions as u32).min(INFINITE - 1),
+                ..Value::fresh(hand)
+            }
+        } else {
+            if remaining == 0 {
+                return Value::disproved(Hand::FULL);
+            }
+            self.table
+                .probe(board_key(child), hand, remaining)
+                .unwrap_or(Value::fresh(hand))
         }
     }
 
-    /// Multiple-iterative df-pn: expands `position` until its `phi` reaches `phi_limit`
-    /// or its `delta` reaches `delta_limit`; returns its numbers.
+    /// The proof hand of a mated defender: nothing, except that when the check could be
+    /// blocked the attacker must keep every kind the defender lacks (or it could drop one).
+    fn mate_hand(&self, position: &ShogiPosition, hand: Hand) -> Hand {
+        if !distant_check(position) {
+            return Hand(0);
+        }
+        let defender = Hand::of(position, self.attacker.opponent());
+        let mut proof = Hand(0);
+        for kind in PAWN..=ROOK {
+            if defender.count(kind) == 0 {
+                proof = proof.with(kind, hand.count(kind));
+            }
+        }
+        proof
+    }
+
+    /// Multiple-iterative df-pn: expands `position` until its `phi` (proof number for
+    /// the attacker, disproof number for the defender) reaches `phi_limit` or its
+    /// `delta` reaches `delta_limit`; returns its value.
     fn search(
         &mut self,
         position: &ShogiPosition,
         attacker: bool,
         phi_limit: u32,
         delta_limit: u32,
-        ply: u32,
-    ) -> (u32, u32) {
+        remaining: u16,
+    ) -> Value {
         self.nodes += 1;
-        let key = position.hash();
-        let tag = self.tag(ply);
-        let work_before = self.nodes;
+        let hand = Hand::of(position, self.attacker);
         if self.should_abort() {
-            return (1, 1);
+            return Value::fresh(hand);
         }
-        let remaining = self.depth_limit.map(|limit| limit.saturating_sub(ply));
-        if attacker && remaining == Some(0) || self.path.len() >= MAX_PATH {
-            // No plies left to mate in (or a line too long to follow): the attack fails here.
-            let (phi, delta) = if attacker {
-                (INFINITE, 0)
-            } else {
-                (0, INFINITE)
-            };
-            self.save(key, tag, phi, delta, 0, 1);
-            return (phi, delta);
+        let board = board_key(position);
+        let work_before = self.nodes;
+        if self.path.len() >= MAX_PATH || attacker && remaining == 0 {
+            // A line too long to follow, or no plies left to mate in: the attack fails.
+            return Value::disproved(hand);
         }
-        self.path.push(key);
-        let mut children = self.children(position, attacker, ply);
-        if children.is_empty() || (!attacker && remaining == Some(0)) {
+        self.path.push(position.hash());
+        let mut children = self.children(position, attacker, remaining);
+        if children.is_empty() {
             self.path.pop();
-            // No check to give, or no evasion: the side to move loses here. With no ply
-            // left, a defender who still has a move has escaped.
-            let (phi, delta) = if children.is_empty() {
-                (INFINITE, 0)
+            // No check to give, or no evasion: the side to move loses here.
+            let value = if attacker {
+                Value::disproved(self.no_check_hand(hand))
             } else {
-                (0, INFINITE)
+                Value::proved(0, self.mate_hand(position, hand))
             };
-            self.save(key, tag, phi, delta, 0, 1);
-            return (phi, delta);
+            self.table.store(board, hand, remaining, value, 1);
+            return value;
         }
-        let child_tag = self.tag(ply + 1);
+        let child_remaining = below(remaining);
         loop {
-            let (phi, delta, best, second_delta, open) = summarize(&children);
-            if phi >= phi_limit || delta >= delta_limit || self.aborted {
+            let summary = summarize(&children, attacker);
+            if summary.phi >= phi_limit || summary.delta >= delta_limit || self.aborted {
                 self.path.pop();
-                let distance = if phi == 0 || delta == 0 {
-                    solved_distance(&children, phi == 0)
-                } else {
-                    0
-                };
+                let value = self.conclude(position, attacker, hand, &children, summary);
                 let work = (self.nodes - work_before + 1).min(u32::MAX as u64) as u32;
                 if !self.aborted {
-                    self.save(key, tag, phi, delta, distance, work);
+                    self.table.store(board, hand, remaining, value, work);
                 }
-                return (phi, delta);
+                return value;
             }
-            let child = &children[best];
-            // The child's phi is our delta's share; its delta is our phi's candidate.
-            // Our delta is the largest child phi plus the other open children.
+            let best = summary.best;
+            let (child_phi, _) = phi_delta(&children[best].value, !attacker);
+            // The child's phi is our delta's share: our delta is the largest child phi
+            // plus one for each other open child.
             let child_phi_limit = delta_limit
-                .saturating_sub(open.saturating_sub(1))
-                .max(child.phi.saturating_add(1))
+                .saturating_sub(summary.open.saturating_sub(1))
+                .max(child_phi.saturating_add(1))
                 .min(INFINITE);
             // The 1+ε trick: let the child go a little past the runner-up before
             // switching back, so two close siblings do not take turns every node.
-            let runner_up = second_delta
-                .saturating_add(second_delta / 4)
-                .saturating_add(1);
+            let second = summary.second_delta;
+            let runner_up = second.saturating_add(second / 4).saturating_add(1);
             let child_delta_limit = phi_limit.min(runner_up).min(INFINITE);
-            let child_position = child.position.clone();
-            self.search(
+            let child_position = children[best].position.clone();
+            let value = self.search(
                 &child_position,
                 !attacker,
                 child_phi_limit,
                 child_delta_limit,
-                ply + 1,
+                child_remaining,
             );
-            let key = children[best].key;
-            let (phi, delta, distance) = self.look_up_after(key, child_tag, attacker);
-            let child = &mut children[best];
-            child.phi = phi;
-            child.delta = delta;
-            child.distance = distance;
+            if self.aborted {
+                continue;
+            }
+            children[best].value = value;
         }
     }
 
-    /// A child's numbers just after searching it (the table may have lost it: then what
-    /// it returned is unknown and it is counted as fresh, which only costs time).
-    fn look_up_after(&self, key: u64, tag: u16, parent_is_attacker: bool) -> (u32, u32, u16) {
-        if self.aborted {
-            return (1, 1, 0);
+    /// The disproof hand of an attacker with no check: more of the kinds already held
+    /// gives no new check, any other kind might.
+    fn no_check_hand(&self, hand: Hand) -> Hand {
+        let mut disproof = Hand::FULL;
+        for kind in PAWN..=ROOK {
+            if hand.count(kind) == 0 {
+                disproof = disproof.with(kind, 0);
+            }
         }
-        self.look_up(key, tag, parent_is_attacker)
+        disproof
     }
 
-    fn save(&mut self, key: u64, tag: u16, phi: u32, delta: u32, distance: u16, work: u32) {
-        self.table.store(Entry {
-            key,
-            tag,
-            distance,
-            phi,
-            delta,
-            work,
-        });
+    /// The value of a node from its children's (and, once solved, its distance and
+    /// proof or disproof hand).
+    fn conclude(
+        &self,
+        position: &ShogiPosition,
+        attacker: bool,
+        hand: Hand,
+        children: &[Child],
+        summary: Summary,
+    ) -> Value {
+        let (phi, delta) = (summary.phi, summary.delta);
+        let won = phi == 0; // by the side to move
+        let lost = delta == 0;
+        if !won && !lost {
+            let (pn, dn) = if attacker { (phi, delta) } else { (delta, phi) };
+            return Value {
+                pn,
+                dn,
+                distance: 0,
+                hand,
+            };
+        }
+        if !INTERIOR_HANDS {
+            // Interior nodes keep their exact hand (see [`INTERIOR_HANDS`]).
+            return if attacker == won {
+                let distance = if attacker {
+                    children
+                        .iter()
+                        .filter(|c| c.value.pn == 0)
+                        .map(|c| c.value.distance)
+                        .min()
+                } else {
+                    children.iter().map(|c| c.value.distance).max()
+                };
+                Value::proved(distance.unwrap_or(0).saturating_add(1), hand)
+            } else {
+                Value::disproved(hand)
+            };
+        }
+        match (attacker, won) {
+            (true, true) => {
+                // Proved by the check with the least distance.
+                let child = children
+                    .iter()
+                    .filter(|c| c.value.pn == 0)
+                    .min_by_key(|c| c.value.distance)
+                    .expect("a proved child");
+                let proof = attacker_move_hand(position, child.mv, child.value.hand, false);
+                Value::proved(
+                    child.value.distance.saturating_add(1),
+                    proof.intersection(hand),
+                )
+            }
+            (true, false) => {
+                // Every check refuted: the hands every refutation allows, and no kind
+                // not held (a drop of it might check).
+                let mut disproof = self.no_check_hand(hand);
+                for child in children {
+                    let allowed = attacker_move_hand(position, child.mv, child.value.hand, true);
+                    disproof = disproof.intersection(allowed);
+                }
+                Value::disproved(disproof)
+            }
+            (false, true) => {
+                // The defender escapes: the same escape works with less in the
+                // attacker's hand, and a drop needs the defender to keep the piece.
+                let child = children
+                    .iter()
+                    .find(|c| c.value.dn == 0)
+                    .expect("a disproved child");
+                let mut disproof = child.value.hand;
+                if child.mv.is_drop() {
+                    let kind = child.mv.from & 7;
+                    let defender = Hand::of(position, self.attacker.opponent());
+                    let most = hand.count(kind) + defender.count(kind) - 1;
+                    disproof = disproof.with(kind, disproof.count(kind).min(most));
+                }
+                Value::disproved(disproof)
+            }
+            (false, false) => {
+                // Every evasion mated: the longest, and the pieces every proof needs.
+                let mut proof = self.mate_hand(position, hand);
+                let mut distance = 0;
+                for child in children {
+                    proof = proof.union(child.value.hand);
+                    distance = distance.max(child.value.distance);
+                }
+                Value::proved(distance.saturating_add(1), proof.intersection(hand))
+            }
+        }
     }
 
-    /// The mate line from the table: the attacker takes the shortest proved check, the
-    /// defender the evasion that lasts longest. A child the table has lost is proved again.
-    fn principal_variation(&mut self, root: &ShogiPosition) -> Option<Vec<Move>> {
+    /// The mate line: the attacker takes the check with the least proved distance, the
+    /// defender the evasion that lasts longest. With `confirm`, `distance` is the exact
+    /// length and each defender's choice among equally long-looking evasions is checked
+    /// to have no shorter mate. A child the table has lost is searched again.
+    fn principal_variation(
+        &mut self,
+        root: &ShogiPosition,
+        distance: u16,
+        confirm: bool,
+    ) -> Option<Vec<Move>> {
         let mut line = Vec::new();
         let mut position = root.clone();
         let mut attacker = true;
-        let mut ply = 0;
+        let mut remaining = distance;
         loop {
             self.path.clear();
-            let children = self.children(&position, attacker, ply);
+            let mut children = self.children(&position, attacker, remaining);
             if children.is_empty() {
                 return (!attacker).then_some(line);
             }
-            if !attacker && self.depth_limit.is_some_and(|l| ply >= l) {
+            if remaining == 0 || line.len() > MAX_PATH {
                 return None;
             }
-            let pick = if attacker {
+            let all_proved = |children: &[Child]| children.iter().all(|c| c.value.pn == 0);
+            let any_proved = |children: &[Child]| children.iter().any(|c| c.value.pn == 0);
+            if attacker && !any_proved(&children) || !attacker && !all_proved(&children) {
+                // Lost from the table: prove this node again, then look once more.
+                self.search(&position, attacker, INFINITE, INFINITE, remaining);
+                if self.aborted {
+                    return None;
+                }
+                self.path.clear();
+                children = self.children(&position, attacker, remaining);
+                if attacker && !any_proved(&children) || !attacker && !all_proved(&children) {
+                    return None;
+                }
+            }
+            let chosen = if attacker {
                 children
                     .iter()
-                    .filter(|c| c.delta == 0)
-                    .min_by_key(|c| c.distance)
-            } else if children.iter().all(|c| c.phi == 0) {
-                children.iter().max_by_key(|c| c.distance)
+                    .filter(|c| c.value.pn == 0)
+                    .min_by_key(|c| c.value.distance)?
+                    .mv
             } else {
-                None
-            };
-            let chosen = match pick {
-                Some(child) => child.mv,
-                None => {
-                    // Lost from the table: prove this node again, then look once more.
-                    self.search(&position, attacker, INFINITE, INFINITE, ply);
-                    if self.aborted {
-                        return None;
-                    }
-                    self.path.clear();
-                    let children = self.children(&position, attacker, ply);
-                    let again = if attacker {
-                        children
-                            .iter()
-                            .filter(|c| c.delta == 0)
-                            .min_by_key(|c| c.distance)
-                    } else {
-                        children
-                            .iter()
-                            .filter(|c| c.phi == 0)
-                            .max_by_key(|c| c.distance)
-                    };
-                    again?.mv
-                }
+                self.longest_evasion(&children, remaining, confirm)
             };
             line.push(chosen);
             position.play_unchecked(chosen);
             attacker = !attacker;
-            ply += 1;
-            if line.len() > MAX_PATH {
-                return None;
+            remaining -= 1;
+        }
+    }
+
+    /// The defender's choice on the mate line: the evasion with the largest proved
+    /// distance; with `confirm`, the first of those at the full `remaining - 1` plies
+    /// that a depth-limited search shows has no shorter mate.
+    fn longest_evasion(&mut self, children: &[Child], remaining: u16, confirm: bool) -> Move {
+        let mut order: Vec<&Child> = children.iter().collect();
+        order.sort_by_key(|c| std::cmp::Reverse(c.value.distance));
+        let longest = order[0].mv;
+        if !confirm || remaining < 4 {
+            return longest;
+        }
+        let full = remaining - 1;
+        for child in order.iter().take_while(|c| c.value.distance == full) {
+            self.path.clear();
+            let shorter = self.search(&child.position, true, INFINITE, INFINITE, full - 2);
+            if self.aborted {
+                self.aborted = false;
+                // Out of budget: no more confirming (the first abort sticks below).
+                self.node_limit = self.nodes;
+                return longest;
+            }
+            if shorter.dn == 0 {
+                return child.mv;
             }
         }
+        longest
     }
 }
 
-/// The node's numbers from its children: `phi` = the least child `delta`; `delta` = the
-/// largest child `phi` plus one for every other open child (weak proof numbers: a
-/// defender's many useless interpositions do not make a mate look far away, as a plain
-/// sum would); also the child to expand and the runner-up's `delta`.
-fn summarize(children: &[Child]) -> (u32, u32, usize, u32, u32) {
+/// The hand condition a node's attacker move carries up from its child's proof hand
+/// (`disproof` false: what the parent needs) or disproof hand (`disproof` true: what
+/// the parent may hold): a drop spends a piece, a capture gains one.
+fn attacker_move_hand(
+    position: &ShogiPosition,
+    mv: Move,
+    child_hand: Hand,
+    disproof: bool,
+) -> Hand {
+    if mv.is_drop() {
+        return child_hand.plus(mv.from & 7);
+    }
+    let captured = position.piece_at(mv.to);
+    if captured == 0 {
+        return child_hand;
+    }
+    let kind = unpromoted(kind_of(captured));
+    if !(PAWN..=ROOK).contains(&kind) {
+        return child_hand;
+    }
+    if disproof && child_hand.count(kind) == 0 {
+        // Cannot happen for a real child hand (it holds the captured piece); stay safe.
+        return Hand(0);
+    }
+    child_hand.minus(kind)
+}
+
+/// A node's numbers in its side to move's terms: (`phi`, `delta`).
+fn phi_delta(value: &Value, attacker: bool) -> (u32, u32) {
+    if attacker {
+        (value.pn, value.dn)
+    } else {
+        (value.dn, value.pn)
+    }
+}
+
+/// A node's numbers from its children's, and which child to expand.
+#[derive(Clone, Copy, Debug)]
+struct Summary {
+    phi: u32,
+    delta: u32,
+    best: usize,
+    second_delta: u32,
+    open: u32,
+}
+
+/// `phi` = the least child `delta`; `delta` = the largest child `phi` plus one for
+/// every other open child (weak proof numbers: a defender's many interpositions do not
+/// make a mate look far away, as a plain sum would). At a defender's node the delayed
+/// interpositions take part only once every other evasion is mated (a refuted one
+/// still refutes).
+fn summarize(children: &[Child], attacker: bool) -> Summary {
+    let others_mated = children.iter().all(|c| c.delayed || c.value.pn == 0);
     let mut phi = INFINITE;
     let mut second = INFINITE;
-    let mut best = 0;
+    let mut best = usize::MAX;
     let mut largest: u32 = 0;
     let mut open: u32 = 0;
+    let mut drop_squares: u128 = 0;
     for (index, child) in children.iter().enumerate() {
-        if child.delta < phi {
-            second = phi;
-            phi = child.delta;
-            best = index;
-        } else if child.delta < second {
-            second = child.delta;
+        // The child's numbers in its own side to move's terms.
+        let (child_phi, child_delta) = phi_delta(&child.value, !attacker);
+        let active = attacker || others_mated || !child.delayed;
+        if !active && child_delta != 0 {
+            continue;
         }
-        if child.phi != 0 {
-            largest = largest.max(child.phi);
-            open += 1;
+        if child_delta < phi {
+            second = phi;
+            phi = child_delta;
+            best = index;
+        } else if child_delta < second {
+            second = child_delta;
+        }
+        if child_phi != 0 {
+            largest = largest.max(child_phi);
+            // Drops of different pieces on one square count once: the defender's
+            // interpositions mostly stand or fall together.
+            let counted = attacker || !child.mv.is_drop() || drop_squares & (1 << child.mv.to) == 0;
+            if !attacker && child.mv.is_drop() {
+                drop_squares |= 1 << child.mv.to;
+            }
+            if counted {
+                open += 1;
+            }
         }
     }
     let delta = if open == 0 {
@@ -489,22 +917,71 @@ fn summarize(children: &[Child]) -> (u32, u32, usize, u32, u32) {
     } else {
         largest.saturating_add(open - 1).min(INFINITE)
     };
-    (phi, delta, best, second, open)
+    Summary {
+        phi,
+        delta,
+        best: if best == usize::MAX { 0 } else { best },
+        second_delta: second,
+        open,
+    }
 }
 
-/// Plies to the end of a solved node: a win goes by the quickest winning child, a loss
-/// by the slowest child (the loser holds out longest).
-fn solved_distance(children: &[Child], won: bool) -> u16 {
-    let child_distance = if won {
-        children
-            .iter()
-            .filter(|c| c.delta == 0)
-            .map(|c| c.distance)
-            .min()
-    } else {
-        children.iter().map(|c| c.distance).max()
-    };
-    child_distance.unwrap_or(0).saturating_add(1)
+/// The defender's evasions counted as a first proof number: every move of a piece on
+/// the board, and one for every square a piece can be dropped on (0: mated).
+fn evasion_estimate(position: &ShogiPosition) -> usize {
+    let mut moves = MoveList::new();
+    position.legal_moves(&mut moves);
+    let mut drop_squares: u128 = 0;
+    let mut count = 0;
+    for mv in moves.iter() {
+        if mv.is_drop() {
+            drop_squares |= 1 << mv.to;
+        } else {
+            count += 1;
+        }
+    }
+    count + drop_squares.count_ones() as usize
+}
+
+/// True when the side to move's king is checked by a slider from two or more squares
+/// away (so a piece dropped between would block it).
+fn distant_check(position: &ShogiPosition) -> bool {
+    let us = position.side_to_move();
+    let king = position.king_square(us);
+    if king >= 81 {
+        return false;
+    }
+    let (file, rank) = ((king % 9) as i32, (king / 9) as i32);
+    for (df, dr) in [
+        (1, 0),
+        (-1, 0),
+        (0, 1),
+        (0, -1),
+        (1, 1),
+        (1, -1),
+        (-1, 1),
+        (-1, -1),
+    ] {
+        let (mut f, mut r) = (file + df, rank + dr);
+        let mut steps = 0;
+        while (0..9).contains(&f) && (0..9).contains(&r) {
+            let square = (r * 9 + f) as u8;
+            steps += 1;
+            let code = position.piece_at(square);
+            if code != 0 {
+                if steps >= 2
+                    && owner(code) != us
+                    && position.attacks_from(square) & (1u128 << king) != 0
+                {
+                    return true;
+                }
+                break;
+            }
+            f += df;
+            r += dr;
+        }
+    }
+    false
 }
 
 /// True when a move could give check to a king on `king` (a cheap filter before the
@@ -514,22 +991,25 @@ fn may_check(mv: Move, king: u8) -> bool {
     if king >= 81 {
         return false;
     }
-    let near_or_aligned = |square: u8| {
-        let files = (file_of(square) as i32 - file_of(king) as i32).abs();
-        let ranks = (rank_of(square) as i32 - rank_of(king) as i32).abs();
-        (files <= 2 && ranks <= 2) || files == 0 || ranks == 0 || files == ranks
+    let offsets = |square: u8| {
+        let files = ((square % 9) as i32 - (king % 9) as i32).abs();
+        let ranks = ((square / 9) as i32 - (king / 9) as i32).abs();
+        (files, ranks)
     };
     let aligned = |square: u8| {
-        let files = (file_of(square) as i32 - file_of(king) as i32).abs();
-        let ranks = (rank_of(square) as i32 - rank_of(king) as i32).abs();
+        let (files, ranks) = offsets(square);
         files == 0 || ranks == 0 || files == ranks
     };
-    near_or_aligned(mv.to) || (!mv.is_drop() && aligned(mv.from))
+    let near = |square: u8| {
+        let (files, ranks) = offsets(square);
+        files <= 2 && ranks <= 2
+    };
+    near(mv.to) || aligned(mv.to) || (!mv.is_drop() && aligned(mv.from))
 }
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::shogi::kind::{GOLD, SILVER};
 
     fn solve_sfen(sfen: &str) -> MateAnswer {
         let position = ShogiPosition::from_sfen(sfen).unwrap();
@@ -545,6 +1025,146 @@ mod tests {
                 text
             })
             .collect()
+    }
+
+    #[test]
+    fn hands_compare_kind_by_kind() {
+        let gold_silver = Hand(0).plus(GOLD).plus(SILVER);
+        let gold = Hand(0).plus(GOLD);
+        let pawns = Hand(0).with(PAWN, 18);
+        assert!(gold_silver.covers(gold));
+        assert!(!gold.covers(gold_silver));
+        assert!(gold.covers(Hand(0)) && gold.covers(gold));
+        assert!(!pawns.covers(gold) && !gold.covers(pawns));
+        assert!(pawns.covers(Hand(0).with(PAWN, 17)));
+        assert!(!Hand(0).with(PAWN, 17).covers(pawns));
+        assert!(Hand::FULL.covers(pawns.union(gold_silver).with(ROOK, 2)));
+        assert_eq!(gold_silver.intersection(pawns.plus(GOLD)), gold);
+        assert_eq!(gold.union(pawns), pawns.plus(GOLD));
+        assert_eq!(gold.minus(GOLD).minus(GOLD), Hand(0));
+        let position = ShogiPosition::from_sfen("4k4/9/4S4/9/9/9/9/9/9 b 2GP3s 1").unwrap();
+        assert_eq!(
+            Hand::of(&position, Side::First),
+            Hand(0).with(GOLD, 2).plus(PAWN)
+        );
+        assert_eq!(Hand::of(&position, Side::Second), Hand(0).with(SILVER, 3));
+    }
+
+    #[test]
+    fn the_board_key_ignores_the_hands() {
+        let one = ShogiPosition::from_sfen("4k4/9/4S4/9/9/9/9/9/9 b G 1").unwrap();
+        let other = ShogiPosition::from_sfen("4k4/9/4S4/9/9/9/9/9/9 b 2Sg 1").unwrap();
+        let moved = ShogiPosition::from_sfen("4k4/9/9/4S4/9/9/9/9/9 b G 1").unwrap();
+        assert_ne!(one.hash(), other.hash());
+        assert_eq!(board_key(&one), board_key(&other));
+        assert_ne!(board_key(&one), board_key(&moved));
+    }
+
+    #[test]
+    fn proofs_serve_larger_hands_and_disproofs_smaller_ones() {
+        let mut table = Table::new(1);
+        let gold = Hand(0).plus(GOLD);
+        let silver = Hand(0).plus(SILVER);
+        let both = gold.plus(SILVER);
+        // A mate in 5 needing a gold.
+        table.store(7, both, UNLIMITED, Value::proved(5, gold), 10);
+        assert_eq!(
+            table.probe(7, both, UNLIMITED),
+            Some(Value::proved(5, gold))
+        );
+        assert_eq!(
+            table.probe(7, gold.plus(GOLD), 5),
+            Some(Value::proved(5, gold))
+        );
+        assert_eq!(table.probe(7, silver, UNLIMITED), None, "no gold, no proof");
+        assert_eq!(
+            table.probe(7, both, 3),
+            None,
+            "five plies do not fit in three"
+        );
+        assert_eq!(table.probe(8, both, UNLIMITED), None, "another board");
+        // No mate within 7 plies holding at most a silver.
+        table.store(9, silver, 7, Value::disproved(silver), 10);
+        assert_eq!(table.probe(9, Hand(0), 7), Some(Value::disproved(silver)));
+        assert_eq!(table.probe(9, silver, 5), Some(Value::disproved(silver)));
+        assert_eq!(
+            table.probe(9, silver, 9),
+            None,
+            "seven plies say nothing of nine"
+        );
+        assert_eq!(table.probe(9, both, 7), None, "a gold more may mate");
+        // Unsolved numbers are the exact hand's only, and a proof replaces them.
+        let open = Value {
+            pn: 3,
+            dn: 2,
+            distance: 0,
+            hand: both,
+        };
+        table.store(11, both, UNLIMITED, open, 4);
+        assert_eq!(table.probe(11, both, UNLIMITED), Some(open));
+        assert_eq!(table.probe(11, gold, UNLIMITED), None);
+        table.store(11, both, UNLIMITED, Value::proved(3, Hand(0)), 9);
+        assert_eq!(
+            table.probe(11, gold, UNLIMITED),
+            Some(Value::proved(3, Hand(0)))
+        );
+    }
+
+    #[test]
+    fn a_drop_nobody_guards_between_a_far_checker_and_the_king_waits() {
+        // Gote's king on 5a checked by a lance on 5i: drops on 5b (next to the king)
+        // are real defences, drops further down can simply be taken (rank 8 is rank a).
+        let position =
+            ShogiPosition::from_sfen("3gkg3/9/9/9/9/9/9/9/4L4 w 2r2b2g4s4n3l18p 1").unwrap();
+        let solver = Solver {
+            table: Table::new(1),
+            nodes: 0,
+            node_limit: u64::MAX,
+            deadline: None,
+            stop: &AtomicBool::new(false),
+            aborted: false,
+            path: Vec::new(),
+            attacker: Side::First,
+        };
+        let children = solver.children(&position, false, UNLIMITED);
+        let rank_of_drop = |c: &Child| c.mv.to / 9;
+        assert!(children
+            .iter()
+            .any(|c| c.mv.is_drop() && rank_of_drop(c) == 7 && !c.delayed));
+        assert!(children
+            .iter()
+            .any(|c| c.mv.is_drop() && rank_of_drop(c) == 4 && c.delayed));
+        assert!(children
+            .iter()
+            .filter(|c| !c.mv.is_drop())
+            .all(|c| !c.delayed));
+        assert!(distant_check(&position));
+        // Until the other evasions are mated the delayed drops take no part (the
+        // defender's best chance is looked for elsewhere first).
+        let mut children = children;
+        for child in children.iter_mut() {
+            let dn = if child.delayed { 1 } else { 5 };
+            child.value = Value {
+                pn: 2,
+                dn,
+                distance: 0,
+                hand: Hand(0),
+            };
+        }
+        let summary = summarize(&children, false);
+        assert_eq!(summary.phi, 5);
+        assert!(!children[summary.best].delayed);
+        for child in children.iter_mut().filter(|c| !c.delayed) {
+            child.value = Value::proved(2, Hand(0));
+        }
+        let summary = summarize(&children, false);
+        assert_eq!(summary.phi, 1, "now they do");
+        assert!(children[summary.best].delayed);
+        // A delayed drop known to escape refutes at once.
+        let delayed = children.iter().position(|c| c.delayed).unwrap();
+        children[delayed].value = Value::disproved(Hand::FULL);
+        children[0].value = Value::fresh(Hand(0));
+        assert_eq!(summarize(&children, false).phi, 0);
     }
 
     #[test]
