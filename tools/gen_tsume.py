@@ -19,9 +19,7 @@ import time
 
 import cshogi
 
-wanted = int(sys.argv[1]) if len(sys.argv) > 1 else 30
-max_ply = int(sys.argv[2]) if len(sys.argv) > 2 else 11
-rng = random.Random(int(sys.argv[3]) if len(sys.argv) > 3 else 11)
+rng = random.Random(11)
 
 SET = {"R": 2, "B": 2, "G": 4, "S": 4, "N": 4, "L": 4, "P": 18}
 
@@ -77,6 +75,9 @@ def position():
     return "/".join(rows) + f" b {sente}{rest} 1"
 
 
+max_ply = 11
+
+
 def mate_length(board):
     if board.mate_move_in_1ply():
         return 1
@@ -86,37 +87,46 @@ def mate_length(board):
     return 0
 
 
-found = {}
-quota = {1: max(1, wanted // 20), 3: max(1, wanted // 12), 5: max(1, wanted // 6)}
-nomate = 0
-tries = 0
-started = time.time()
-while sum(found.values()) < wanted and tries < 200000:
-    tries += 1
-    sfen = position()
-    if sfen is None:
-        continue
-    board = cshogi.Board()
-    try:
-        board.set_sfen(sfen)
-    except Exception:
-        continue
-    if not board.is_ok() or board.is_check():
-        continue
-    # Gote not in check with Sente to move is guaranteed by is_check on the side to move
-    # only; also refuse a position where Sente could just take the king.
-    flipped = cshogi.Board()
-    flipped.set_sfen(sfen.replace(" b ", " w "))
-    if flipped.is_check() or not board.legal_moves:
-        continue
-    n = mate_length(board)
-    if n == 0:
-        if nomate < wanted // 8:
-            nomate += 1
-            print(f"{sfen};0", flush=True)
-        continue
-    if found.get(n, 0) >= quota.get(n, wanted):
-        continue
-    found[n] = found.get(n, 0) + 1
-    print(f"{sfen};{n}", flush=True)
-print(f"# {tries} tries, {time.time() - started:.0f} s, lengths {sorted(found.items())}, nomate {nomate}", file=sys.stderr)
+def main():
+    global max_ply
+    wanted = int(sys.argv[1]) if len(sys.argv) > 1 else 30
+    max_ply = int(sys.argv[2]) if len(sys.argv) > 2 else 11
+    rng.seed(int(sys.argv[3]) if len(sys.argv) > 3 else 11)
+    found = {}
+    quota = {1: max(1, wanted // 20), 3: max(1, wanted // 12), 5: max(1, wanted // 6)}
+    nomate = 0
+    tries = 0
+    started = time.time()
+    while sum(found.values()) < wanted and tries < 200000:
+        tries += 1
+        sfen = position()
+        if sfen is None:
+            continue
+        board = cshogi.Board()
+        try:
+            board.set_sfen(sfen)
+        except Exception:
+            continue
+        if not board.is_ok() or board.is_check():
+            continue
+        # Gote not in check with Sente to move is guaranteed by is_check on the side to move
+        # only; also refuse a position where Sente could just take the king.
+        flipped = cshogi.Board()
+        flipped.set_sfen(sfen.replace(" b ", " w "))
+        if flipped.is_check() or not board.legal_moves:
+            continue
+        n = mate_length(board)
+        if n == 0:
+            if nomate < wanted // 8:
+                nomate += 1
+                print(f"{sfen};0", flush=True)
+            continue
+        if found.get(n, 0) >= quota.get(n, wanted):
+            continue
+        found[n] = found.get(n, 0) + 1
+        print(f"{sfen};{n}", flush=True)
+    print(f"# {tries} tries, {time.time() - started:.0f} s, lengths {sorted(found.items())}, nomate {nomate}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
