@@ -15,8 +15,6 @@ import subprocess
 import sys
 import time
 
-import cshogi
-
 import gen_tsume
 
 parser = argparse.ArgumentParser()
@@ -50,14 +48,8 @@ found, tries, started = 0, 0, time.time()
 while found < args.count and time.time() - started < args.minutes * 60:
     tries += 1
     sfen = gen_tsume.position()
-    if sfen is None:
-        continue
-    board = cshogi.Board()
-    try:
-        board.set_sfen(sfen)
-    except Exception:
-        continue
-    if not board.is_ok() or board.is_check() or not board.legal_moves:
+    board = gen_tsume.usable_board(sfen)
+    if board is None:
         continue
     send(f"position sfen {sfen}")
     send(f"go mate {args.mate_ms}")

@@ -75,6 +75,25 @@ def position():
     return "/".join(rows) + f" b {sente}{rest} 1"
 
 
+def usable_board(sfen):
+    """The cshogi board of a generated position fit for a problem, or None: legal,
+    neither side in check (so Sente cannot just take the king), Sente with a move."""
+    if sfen is None:
+        return None
+    board = cshogi.Board()
+    try:
+        board.set_sfen(sfen)
+    except Exception:
+        return None
+    if not board.is_ok() or board.is_check():
+        return None
+    flipped = cshogi.Board()
+    flipped.set_sfen(sfen.replace(" b ", " w "))
+    if flipped.is_check() or not board.legal_moves:
+        return None
+    return board
+
+
 max_ply = 11
 
 
@@ -100,20 +119,8 @@ def main():
     while sum(found.values()) < wanted and tries < 200000:
         tries += 1
         sfen = position()
-        if sfen is None:
-            continue
-        board = cshogi.Board()
-        try:
-            board.set_sfen(sfen)
-        except Exception:
-            continue
-        if not board.is_ok() or board.is_check():
-            continue
-        # Gote not in check with Sente to move is guaranteed by is_check on the side to move
-        # only; also refuse a position where Sente could just take the king.
-        flipped = cshogi.Board()
-        flipped.set_sfen(sfen.replace(" b ", " w "))
-        if flipped.is_check() or not board.legal_moves:
+        board = usable_board(sfen)
+        if board is None:
             continue
         n = mate_length(board)
         if n == 0:

@@ -34,7 +34,6 @@ janggi, whose points decide). Adjudicated games say so in their line.
 """
 
 import argparse
-import math
 import random
 import re
 import sys
@@ -42,7 +41,7 @@ import time
 
 import pyffish
 
-from match import Engine, elo, opening, outcome
+from match import Engine, opening, outcome, summary
 
 # Piece values for the script player, by FEN letter (upper case; promoted shogi pieces
 # with a leading "+"). Rough, as a player who counts material would have them.
@@ -156,14 +155,14 @@ class HangingAvoider:
         pass
 
 
-class Qipan:
-    """qipan at a level through `qipan uci`."""
+class UciPlayer:
+    """An engine that plays through UCI with one fixed `go` command."""
 
-    def __init__(self, binary, variant, level, movetime):
-        self.engine = Engine([binary, "uci"], f"level {level}")
-        self.engine.start(variant, [("Skill Level", level), ("Hash", 16)])
-        self.go = f"go movetime {movetime}"
-        self.name = f"level {level}"
+    def __init__(self, command, name, variant, options, go):
+        self.engine = Engine(command, name)
+        self.engine.start(variant, options)
+        self.go = go
+        self.name = name
 
     def best_move(self, moves, start):
         return self.engine.best_move(moves, self.go)
@@ -175,24 +174,17 @@ class Qipan:
         self.engine.quit()
 
 
-class LimitedFairyStockfish:
+def qipan_level(binary, variant, level, movetime):
+    """qipan at a level through `qipan uci` (the node budget stops it long before movetime)."""
+    return UciPlayer([binary, "uci"], f"level {level}", variant,
+                     [("Skill Level", level), ("Hash", 16)], f"go movetime {movetime}")
+
+
+def limited_fairy_stockfish(binary, variant, rating, nodes):
     """Fairy-Stockfish at a UCI_Elo of its own scale."""
-
-    def __init__(self, binary, variant, rating, nodes):
-        self.engine = Engine([binary], f"fsf elo {rating}")
-        self.engine.start(variant, [("Threads", 1), ("Hash", 16),
-                                    ("UCI_LimitStrength", "true"), ("UCI_Elo", rating)])
-        self.go = f"go nodes {nodes}"
-        self.name = f"fsf elo {rating}"
-
-    def best_move(self, moves, start):
-        return self.engine.best_move(moves, self.go)
-
-    def new_game(self):
-        self.engine.new_game()
-
-    def quit(self):
-        self.engine.quit()
+    return UciPlayer([binary], f"fsf elo {rating}", variant,
+                     [("Threads", 1), ("Hash", 16), ("UCI_LimitStrength", "true"), ("UCI_Elo", rating)],
+                     f"go nodes {nodes}")
 
 
 class Referee:
@@ -220,9 +212,9 @@ def make_player(spec, args, seed):
         return HangingAvoider(args.variant, seed)
     kind, _, value = spec.partition(":")
     if kind == "level":
-        return Qipan(args.qipan, args.variant, int(value), args.movetime)
+        return qipan_level(args.qipan, args.variant, int(value), args.movetime)
     if kind == "fsf-elo":
-        return LimitedFairyStockfish(args.fsf, args.variant, int(value), args.fsf_nodes)
+        return limited_fairy_stockfish(args.fsf, args.variant, int(value), args.fsf_nodes)
     raise SystemExit(f"unknown opponent '{spec}' (level:N, hanging, fsf-elo:E)")
 
 
@@ -259,7 +251,7 @@ def main():
     say(f"# {time.strftime('%Y-%m-%d %H:%M:%S UTC', time.gmtime())}: python3 {' '.join(sys.argv)}")
     rng = random.Random(args.seed)
     start = pyffish.start_fen(args.variant)
-    measured = Qipan(args.qipan, args.variant, args.level, args.movetime)
+    measured = qipan_level(args.qipan, args.variant, args.level, args.movetime)
     opponent = make_player(args.opponent, args, args.seed)
     judge = Engine([args.qipan, "uci"], "judge")
     judge.start(args.variant, [])
@@ -334,12 +326,7 @@ def main():
             f"-> W{wins} D{draws} L{losses}")
 
     games = len(results)
-    score = sum(results) / games if games else 0.0
-    diff, p = elo(score, games)
-    margin = float("inf")
-    if games > 1:
-        variance = sum((r - score) ** 2 for r in results) / (games - 1)
-        margin = 1.96 * math.sqrt(variance / games) * 400 / (math.log(10) * p * (1 - p))
+    score, diff, margin = summary(results)
     say(f"\n{args.variant}: qipan level {args.level} vs {opponent.name}")
     say(f"W {wins} D {draws} L {losses} of {games}: score {score:.3f}, Elo {diff:+.0f} ± {margin:.0f} (95%); "
         f"adjudicated {adjudicated} (referee: qipan at {args.referee_nodes} nodes, "

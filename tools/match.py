@@ -178,6 +178,19 @@ def elo(score, games):
     return diff, p
 
 
+def summary(results):
+    """(score, Elo difference, 95% margin) of a list of per-game points (1, 0.5, 0)."""
+    games = len(results)
+    score = sum(results) / games if games else 0
+    diff, p = elo(score, games)
+    if games > 1:
+        variance = sum((r - score) ** 2 for r in results) / (games - 1)
+        margin = 1.96 * math.sqrt(variance / games) * 400 / (math.log(10) * p * (1 - p))
+    else:
+        margin = float("inf")
+    return score, diff, margin
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--variant", default="xiangqi")
@@ -315,14 +328,7 @@ def main():
             print("  moves:", " ".join(moves), flush=True)
 
     games = len(results)
-    score = sum(results) / games if games else 0
-    diff, p = elo(score, games)
-    if games > 1:
-        variance = sum((r - score) ** 2 for r in results) / (games - 1)
-        stderr = math.sqrt(variance / games)
-        margin = 1.96 * stderr * 400 / (math.log(10) * p * (1 - p))
-    else:
-        margin = float("inf")
+    score, diff, margin = summary(results)
     print(f"\n{args.variant}: qipan ({qipan_go}, level {args.qipan_level}) vs fairy-stockfish ({fsf_go})")
     print(f"W {wins} D {draws} L {losses} of {games}: score {score:.3f}, Elo {diff:+.0f} ± {margin:.0f} (95%)")
     print(f"adjudicated games: {adjudicated_games}" + (" (adjudication off)" if args.no_adjudication else

@@ -404,10 +404,11 @@ fn run_search<P: EngineRules>(
         blindness: sight.blindness,
         seed: sight.seed ^ root.search_key().rotate_left(23),
     };
+    let in_check = root.in_check();
     let mut seen: Vec<Move> = root_moves
         .iter()
         .copied()
-        .filter(|&mv| root.in_check() || !perception.misses(root, mv))
+        .filter(|&mv| in_check || !perception.misses(root, mv))
         .collect();
     if seen.is_empty() {
         seen = root_moves.to_vec();
