@@ -629,3 +629,23 @@ fn check_options_take_only_true_or_false() {
     let out = String::from_utf8(out).unwrap();
     assert_eq!(out.matches("info string error").count(), 2, "{out}");
 }
+
+#[test]
+fn ucci_names_its_own_level_option_when_refusing_a_value() {
+    let mut session = qipan::protocol::ucci::UcciSession::new();
+    let mut out = Vec::new();
+    for line in [
+        "setoption level 0",
+        "setoption level 11",
+        "setoption level 5",
+    ] {
+        session.handle(line, &mut out).unwrap();
+    }
+    let out = String::from_utf8(out).unwrap();
+    assert_eq!(out.matches("info string error").count(), 2, "{out}");
+    assert!(out.contains("level needs a number from 1 to"), "{out}");
+    assert!(
+        !out.contains("Skill Level"),
+        "UCCI has no Skill Level: {out}"
+    );
+}

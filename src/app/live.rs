@@ -198,7 +198,7 @@ impl App {
 
     /// The external engine live analysis asks: the configured analysis engine when it
     /// plays this game, else the hint engine when it does (else the built-in one).
-    fn live_engine(&self, variant: crate::rules::any::Variant) -> Option<usize> {
+    pub(super) fn live_engine(&self, variant: crate::rules::any::Variant) -> Option<usize> {
         [self.settings.analysis_engine, self.settings.hint_engine]
             .into_iter()
             .flatten()

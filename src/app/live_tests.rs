@@ -502,4 +502,22 @@ fn the_configured_analysis_engine_analyses_before_the_hint_engine() {
     // Shogi: the USI analysis engine; xiangqi (which it cannot play): the hint engine.
     assert_eq!(live_engine(GameKind::Shogi), Some(Some(1)));
     assert_eq!(live_engine(GameKind::Xiangqi), Some(Some(0)));
+
+    // The whole-game analysis (`A`) asks the same engine as live analysis.
+    let game_engine = |kind, first_move: &str| {
+        let mut app = App::with_game(settings.clone(), StartOptions::for_game(kind));
+        let play = app.play.as_mut().unwrap();
+        let mv = parse_move(play.game.position(), first_move).expect(first_move);
+        play.play_and_record(mv).expect(first_move);
+        app.take_effects();
+        app.update(Action::AnalyseGame);
+        app.take_effects()
+            .into_iter()
+            .find_map(|effect| match effect {
+                Effect::StartAnalysis(job) => Some(job.engine),
+                _ => None,
+            })
+    };
+    assert_eq!(game_engine(GameKind::Shogi, "7g7f"), Some(Some(1)));
+    assert_eq!(game_engine(GameKind::Xiangqi, "h3e3"), Some(Some(0)));
 }

@@ -490,7 +490,13 @@ impl App {
             quit: false,
             ticks: 0,
             resume: None,
-            time: TimeSource::System,
+            // Unit tests read a clock that only they move, so a loaded machine cannot
+            // change what a timed screen shows.
+            time: if cfg!(test) {
+                TimeSource::manual()
+            } else {
+                TimeSource::System
+            },
             show_thinking: true,
             config: crate::config::Config::default(),
             config_path: None,
@@ -1598,6 +1604,9 @@ impl App {
                 let _ = play.game.play(mv);
             }
         }
+        // Back at the end of a line whose result was declared (a resignation taken
+        // back): the result comes back with it.
+        play.restore_declared_result();
         play.selection = None;
         play.targets.clear();
         self.status = None;

@@ -231,17 +231,12 @@ impl App {
             .is_some_and(|p| p.analysis.running.is_some())
     }
 
-    /// The engine that analyses: the configured hint engine when it plays this game,
-    /// else the built-in one.
+    /// The engine that analyses the whole game: the same one live analysis asks (the
+    /// configured analysis engine, else the hint engine, when it plays this game), else
+    /// the built-in one.
     pub(super) fn analysis_engine(&self) -> Option<usize> {
         let play = self.play.as_ref()?;
-        let variant = play.game.variant();
-        let engines = &self.settings.engines;
-        self.settings.hint_engine.filter(|&index| {
-            engines
-                .get(index)
-                .is_some_and(|spec| spec.can_play(variant))
-        })
+        self.live_engine(play.game.variant())
     }
 
     /// The analyse key: the current line (the moves played and any still to replay) is

@@ -282,6 +282,24 @@ fn a_saved_record_holds_the_variations_with_the_line_played_as_main_line() {
 }
 
 #[test]
+fn redo_after_a_takeback_brings_the_declared_result_back() {
+    let pgn =
+        "[Event \"t\"]\n[Red \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. b0c2 1-0\n";
+    let record = crate::record::read_bytes(pgn.as_bytes(), "test", crate::record::Format::Pgn)
+        .expect("a record");
+    let mut app = App::from_record(Settings::default(), record, None);
+    let declared = play(&app).game.outcome();
+    assert!(declared.is_some(), "the record's result is shown");
+    app.overlay = None;
+    app.update(Action::Undo);
+    assert_eq!(play(&app).game.moves().len(), 2);
+    assert_eq!(play(&app).game.outcome(), None, "{}", status(&app));
+    app.update(Action::Redo);
+    assert_eq!(play(&app).game.moves().len(), 3);
+    assert_eq!(play(&app).game.outcome(), declared, "{}", status(&app));
+}
+
+#[test]
 fn a_declared_result_comes_back_with_its_line() {
     let pgn =
         "[Event \"t\"]\n[Red \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. b0c2 1-0\n";

@@ -98,7 +98,7 @@ impl Play {
 
     /// When the game stands at a node where a result was declared (and the position
     /// itself has not ended the game), declares it again.
-    fn restore_declared_result(&mut self) {
+    pub(super) fn restore_declared_result(&mut self) {
         if self.game.outcome().is_none() {
             if let Some(result) = self.tree.result_of(self.node_at(self.game.moves().len())) {
                 self.game.declare(result);

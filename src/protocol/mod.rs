@@ -482,7 +482,8 @@ impl SearchSettings {
                     _ => Err(format!("{name} needs a number from {lowest} to {highest}")),
                 }
             }
-            "skilllevel" => match value.and_then(parse_level) {
+            // `level` is UCCI's name for it.
+            "skilllevel" | "level" => match value.and_then(parse_level) {
                 Some(level) => {
                     self.level = level;
                     Ok(())

@@ -144,7 +144,7 @@ impl UcciSession {
                 )?,
             },
             "level" => {
-                if let Some(Err(message)) = self.settings.set("Skill Level", value) {
+                if let Some(Err(message)) = self.settings.set("level", value) {
                     writeln!(out, "info string error: {message}")?;
                 }
             }
