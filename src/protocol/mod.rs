@@ -741,6 +741,68 @@ pub fn mate_lines(
     out.flush()
 }
 
+/// How a dialect's `position` command names and reads a set-up position.
+pub struct PositionSyntax<'a> {
+    /// The words that may introduce a position (`fen`, `sfen`); the first names it in
+    /// error messages.
+    pub setup_words: &'a [&'a str],
+    /// The position `startpos` means.
+    pub start: &'a dyn Fn() -> AnyPosition,
+    /// Reads the position after the setup word.
+    pub read: &'a dyn Fn(&str) -> Result<AnyPosition, crate::rules::FenError>,
+    /// Reads one of the moves after `moves`.
+    pub parse_move: &'a dyn Fn(&AnyPosition, &str) -> Option<Move>,
+}
+
+/// Reads a `position (startpos | <setup word> <position>) [moves …]` command, the same
+/// in every dialect. A position that cannot be read is refused (`None`, after an `info
+/// string error`); a bad move keeps the game as it was before it (see [`replay_moves`]).
+pub fn read_position_command(
+    words: &[&str],
+    syntax: &PositionSyntax,
+    out: &mut dyn Write,
+) -> std::io::Result<Option<Game>> {
+    let (setup, moves) = match words.iter().position(|w| *w == "moves") {
+        Some(index) => (&words[..index], &words[index + 1..]),
+        None => (words, &[][..]),
+    };
+    let name = syntax.setup_words.first().copied().unwrap_or("fen");
+    let start = match setup.first().copied() {
+        Some("startpos") => (syntax.start)(),
+        Some(word) if syntax.setup_words.contains(&word) => {
+            let text = setup[1..].join(" ");
+            match (syntax.read)(&text) {
+                Ok(position) => position,
+                Err(error) => {
+                    writeln!(out, "info string error: bad {name} '{text}': {error}")?;
+                    return Ok(None);
+                }
+            }
+        }
+        _ => {
+            writeln!(
+                out,
+                "info string error: position needs 'startpos' or '{name} <{name}>'"
+            )?;
+            return Ok(None);
+        }
+    };
+    let mut game = Game::new(start);
+    replay_moves(&mut game, moves, syntax.parse_move, out)?;
+    Ok(Some(game))
+}
+
+/// Splits UCI's and USI's `setoption name <name words> [value <value words>]` into the
+/// name and the value; `None` when `name` is missing.
+pub fn split_setoption(words: &[&str]) -> Option<(String, Option<String>)> {
+    let text = words.join(" ");
+    let after_name = text.strip_prefix("name ")?;
+    Some(match after_name.split_once(" value ") {
+        Some((name, value)) => (name.trim().to_string(), Some(value.trim().to_string())),
+        None => (after_name.trim().to_string(), None),
+    })
+}
+
 /// Plays the `moves` of a `position … moves …` command on `game`, reading each with
 /// `parse`; at the first unreadable or illegal move it says why and keeps the game
 /// as it was before that move (unlike Fairy-Stockfish, which stops silently).
@@ -766,6 +828,9 @@ pub fn replay_moves(
     }
     Ok(())
 }
+
+/// The largest transposition table a GUI may ask for, in MB.
+pub const MAX_HASH_MEGABYTES: usize = 4096;
 
 /// What a `go` asks the worker to do.
 pub enum Job {
@@ -851,6 +916,26 @@ impl Searcher {
             .lock()
             .unwrap_or_else(|e| e.into_inner())
             .set_hash_megabytes(megabytes);
+    }
+
+    /// Sets the table size from an option value in MB (1–4096); anything else gets an
+    /// `info string error` naming the option as the dialect calls it.
+    pub fn set_hash_option(
+        &mut self,
+        name: &str,
+        value: Option<&str>,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        match value.and_then(|v| v.trim().parse::<usize>().ok()) {
+            Some(megabytes) if (1..=MAX_HASH_MEGABYTES).contains(&megabytes) => {
+                self.set_hash_megabytes(megabytes);
+                Ok(())
+            }
+            _ => writeln!(
+                out,
+                "info string error: {name} needs a size from 1 to {MAX_HASH_MEGABYTES} MB"
+            ),
+        }
     }
 
     /// Starts `job` on `game`: on the worker thread when there is a shared output (the

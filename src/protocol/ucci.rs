@@ -132,17 +132,11 @@ impl UcciSession {
                 Some(on) => self.milliseconds = on,
                 None => writeln!(out, "info string error: usemillisec needs true or false")?,
             },
-            "hashsize" => match value.and_then(|v| v.parse::<usize>().ok()) {
-                Some(megabytes) if (1..=4096).contains(&megabytes) => {
-                    self.searcher.set_hash_megabytes(megabytes)
-                }
-                // ElephantEye reads 0 as "the smallest table".
-                Some(0) => self.searcher.set_hash_megabytes(1),
-                _ => writeln!(
-                    out,
-                    "info string error: hashsize needs a size from 1 to 4096 MB"
-                )?,
-            },
+            // ElephantEye reads 0 as "the smallest table".
+            "hashsize" => {
+                let value = value.map(|v| if v.trim() == "0" { "1" } else { v });
+                self.searcher.set_hash_option("hashsize", value, out)?
+            }
             "level" => {
                 if let Some(Err(message)) = self.settings.set("level", value) {
                     writeln!(out, "info string error: {message}")?;
@@ -172,34 +166,13 @@ impl UcciSession {
 
     /// Reads `fen <fen> | startpos` and `moves <ICCS moves>` into a game.
     fn read_game(&self, words: &[&str], out: &mut dyn Write) -> std::io::Result<Option<Game>> {
-        let moves_at = words.iter().position(|w| *w == "moves");
-        let (setup, moves) = match moves_at {
-            Some(index) => (&words[..index], &words[index + 1..]),
-            None => (words, &[][..]),
+        let syntax = super::PositionSyntax {
+            setup_words: &["fen"],
+            start: &|| Variant::Xiangqi.start(),
+            read: &|fen| Variant::Xiangqi.position_from_outside(fen),
+            parse_move: &parse_iccs,
         };
-        let start = match setup.first().copied() {
-            Some("startpos") => Variant::Xiangqi.start(),
-            Some("fen") => {
-                let fen = setup[1..].join(" ");
-                match Variant::Xiangqi.position_from_outside(&fen) {
-                    Ok(position) => position,
-                    Err(error) => {
-                        writeln!(out, "info string error: bad fen '{fen}': {error}")?;
-                        return Ok(None);
-                    }
-                }
-            }
-            _ => {
-                writeln!(
-                    out,
-                    "info string error: position needs 'startpos' or 'fen <fen>'"
-                )?;
-                return Ok(None);
-            }
-        };
-        let mut game = Game::new(start);
-        super::replay_moves(&mut game, moves, parse_iccs, out)?;
-        Ok(Some(game))
+        super::read_position_command(words, &syntax, out)
     }
 
     fn set_position(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {

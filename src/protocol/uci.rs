@@ -143,15 +143,10 @@ impl UciSession {
     }
 
     fn set_option(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
-        // setoption name <id words> [value <words>]
-        let text = words.join(" ");
-        let Some(after_name) = text.strip_prefix("name ") else {
+        let Some((name, value)) = super::split_setoption(words) else {
             return writeln!(out, "info string error: setoption needs 'name'");
         };
-        let (name, value) = match after_name.split_once(" value ") {
-            Some((name, value)) => (name.trim(), Some(value.trim())),
-            None => (after_name.trim(), None),
-        };
+        let (name, value) = (name.as_str(), value.as_deref());
         if let Some(result) = self.settings.set(name, value) {
             if let Err(message) = result {
                 writeln!(out, "info string error: {message}")?;
@@ -170,15 +165,7 @@ impl UciSession {
                 }
             }
         } else if name.eq_ignore_ascii_case("Hash") {
-            match value.and_then(|v| v.parse::<usize>().ok()) {
-                Some(megabytes) if (1..=4096).contains(&megabytes) => {
-                    self.searcher.set_hash_megabytes(megabytes)
-                }
-                _ => writeln!(
-                    out,
-                    "info string error: Hash needs a size from 1 to 4096 MB"
-                )?,
-            }
+            self.searcher.set_hash_option("Hash", value, out)?;
         } else if !["Threads", "UCI_Chess960", "UCI_AnalyseMode"]
             .iter()
             .any(|known| known.eq_ignore_ascii_case(name))
@@ -189,33 +176,17 @@ impl UciSession {
     }
 
     fn set_position(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
-        let moves_at = words.iter().position(|w| *w == "moves");
-        let (setup, moves) = match moves_at {
-            Some(index) => (&words[..index], &words[index + 1..]),
-            None => (words, &[][..]),
+        let variant = self.variant;
+        let syntax = super::PositionSyntax {
+            setup_words: &["fen", "sfen"],
+            start: &|| variant.start(),
+            read: &|fen| variant.position_from_outside(fen),
+            parse_move: &|position, text| position.parse_uci(text),
         };
-        let start = match setup.first().copied() {
-            Some("startpos") => self.variant.start(),
-            Some("fen") | Some("sfen") => {
-                let fen = setup[1..].join(" ");
-                match self.variant.position_from_outside(&fen) {
-                    Ok(position) => position,
-                    Err(error) => {
-                        return writeln!(out, "info string error: bad fen '{fen}': {error}");
-                    }
-                }
-            }
-            _ => {
-                return writeln!(
-                    out,
-                    "info string error: position needs 'startpos' or 'fen <fen>'"
-                );
-            }
-        };
-        let mut game = Game::new(start);
-        let result = super::replay_moves(&mut game, moves, |p, t| p.parse_uci(t), out);
-        self.game = game;
-        result
+        if let Some(game) = super::read_position_command(words, &syntax, out)? {
+            self.game = game;
+        }
+        Ok(())
     }
 
     fn go(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {

@@ -115,14 +115,10 @@ impl UsiSession {
     }
 
     fn set_option(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
-        let text = words.join(" ");
-        let Some(after_name) = text.strip_prefix("name ") else {
+        let Some((name, value)) = super::split_setoption(words) else {
             return writeln!(out, "info string error: setoption needs 'name'");
         };
-        let (name, value) = match after_name.split_once(" value ") {
-            Some((name, value)) => (name.trim(), Some(value.trim())),
-            None => (after_name.trim(), None),
-        };
+        let (name, value) = (name.as_str(), value.as_deref());
         if let Some(result) = self.settings.set(name, value) {
             if let Err(message) = result {
                 writeln!(out, "info string error: {message}")?;
@@ -130,15 +126,7 @@ impl UsiSession {
             return Ok(());
         }
         match name {
-            "USI_Hash" | "Hash" => match value.and_then(|v| v.parse::<usize>().ok()) {
-                Some(megabytes) if (1..=4096).contains(&megabytes) => {
-                    self.searcher.set_hash_megabytes(megabytes)
-                }
-                _ => writeln!(
-                    out,
-                    "info string error: USI_Hash needs a size from 1 to 4096 MB"
-                )?,
-            },
+            "USI_Hash" | "Hash" => self.searcher.set_hash_option("USI_Hash", value, out)?,
             "USI_OwnBook" => {}
             other => writeln!(out, "info string error: unknown option '{other}'")?,
         }
@@ -146,37 +134,19 @@ impl UsiSession {
     }
 
     fn set_position(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {
-        let moves_at = words.iter().position(|w| *w == "moves");
-        let (setup, moves) = match moves_at {
-            Some(index) => (&words[..index], &words[index + 1..]),
-            None => (words, &[][..]),
+        let syntax = super::PositionSyntax {
+            setup_words: &["sfen"],
+            start: &|| AnyPosition::Shogi(ShogiPosition::start()),
+            read: &|sfen| ShogiPosition::from_sfen(sfen).map(AnyPosition::Shogi),
+            parse_move: &|position, text| match position {
+                AnyPosition::Shogi(shogi) => shogi.parse_usi(text),
+                _ => None,
+            },
         };
-        let start = match setup.first().copied() {
-            Some("startpos") => ShogiPosition::start(),
-            Some("sfen") => {
-                let sfen = setup[1..].join(" ");
-                match ShogiPosition::from_sfen(&sfen) {
-                    Ok(position) => position,
-                    Err(error) => {
-                        return writeln!(out, "info string error: bad sfen '{sfen}': {error}");
-                    }
-                }
-            }
-            _ => {
-                return writeln!(
-                    out,
-                    "info string error: position needs 'startpos' or 'sfen <sfen>'"
-                );
-            }
-        };
-        let mut game = Game::new(AnyPosition::Shogi(start));
-        let parse = |position: &AnyPosition, text: &str| match position {
-            AnyPosition::Shogi(shogi) => shogi.parse_usi(text),
-            _ => None,
-        };
-        let result = super::replay_moves(&mut game, moves, parse, out);
-        self.game = game;
-        result
+        if let Some(game) = super::read_position_command(words, &syntax, out)? {
+            self.game = game;
+        }
+        Ok(())
     }
 
     fn go(&mut self, words: &[&str], out: &mut dyn Write) -> std::io::Result<()> {

@@ -4,14 +4,16 @@
 //! the small [`JanggiRules`] record. History-aware rules (repetition, double
 //! pass) live in [`super::game`].
 
+use super::board9x10::{
+    board_move_name, check_piece_counts, open_file_between, parse_board_move, split_fen,
+    with_move_made,
+};
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
-    file_of, offset, parse_square_prefix, rank_of, square_at, square_name, SquareRun, SquareSet,
-    DIAGONAL, ORTHOGONAL, TABLES_9X10,
+    file_of, offset, rank_of, square_at, square_name, SquareRun, SquareSet, DIAGONAL, ORTHOGONAL,
+    TABLES_9X10,
 };
-use super::xiangqi::{
-    kind, kind_of, owner, piece, piece_from_letter, piece_letter, split_fen_9x10,
-};
+use super::xiangqi::{kind, kind_of, owner, piece, piece_from_letter, piece_letter};
 use super::zobrist;
 use super::{EndReason, FenError, IllegalMove, Move, MoveList, Position, Scores, Side};
 use std::sync::LazyLock;
@@ -538,7 +540,7 @@ impl JanggiPosition {
             _ => (fen.to_string(), GungjanggiState::default()),
         };
         let dan = rules.gungjanggi.is_some_and(|g| g.dan);
-        let (placement, side, halfmove, fullmove) = split_fen_9x10(&fen_core)?;
+        let (placement, side, halfmove, fullmove) = split_fen(&fen_core)?;
         let cells = parse_placement(placement, 10, &|c, promoted| {
             let code = piece_from_letter(c)?;
             if !promoted {
@@ -600,7 +602,7 @@ impl JanggiPosition {
     /// pieces of a kind than a set has, or the side not to move in check (generals facing
     /// each other are bikjang in janggi, not check, and stay allowed).
     pub fn check_reachable(&self) -> Result<(), FenError> {
-        super::xiangqi::check_piece_counts(&self.board, ["Cho", "Han"])?;
+        check_piece_counts(&self.board, ["Cho", "Han"])?;
         let waiting = self.side.opponent();
         if self.is_king_attacked(waiting) {
             let name = if waiting == Side::First { "Cho" } else { "Han" };
@@ -683,27 +685,7 @@ impl JanggiPosition {
 
     /// True when the two generals stand on one file with nothing between them.
     pub fn generals_face(&self) -> bool {
-        Self::facing_on(&self.board, self.kings[0], self.kings[1])
-    }
-
-    #[inline]
-    fn facing_on(board: &[u8; 90], first: u8, second: u8) -> bool {
-        if file_of(first) != file_of(second) {
-            return false;
-        }
-        let (low, high) = if first < second {
-            (first, second)
-        } else {
-            (second, first)
-        };
-        let mut square = low + 9;
-        while square < high {
-            if board[square as usize] != 0 {
-                return false;
-            }
-            square += 9;
-        }
-        true
+        open_file_between(&self.board, self.kings[0], self.kings[1])
     }
 
     /// True when `square` is attacked by a piece of `attacker` on `board`.
@@ -796,7 +778,7 @@ impl JanggiPosition {
         }
         let enemy_king = self.kings[attacker.index()];
         if self.gung.king_promoted[attacker.index()]
-            && Self::facing_on(board, king_square, enemy_king)
+            && open_file_between(board, king_square, enemy_king)
         {
             return true;
         }
@@ -931,7 +913,7 @@ impl JanggiPosition {
 
     /// True when a pseudo-legal (non-pass) move leaves the mover's king safe.
     #[inline]
-    fn is_safe(&mut self, mv: Move, careful: bool) -> bool {
+    fn is_safe(&self, mv: Move, careful: bool) -> bool {
         let side = self.side;
         let king = self.kings[side.index()];
         if !careful && mv.from != king {
@@ -940,23 +922,17 @@ impl JanggiPosition {
                 return true;
             }
         }
-        let moving = self.board[mv.from as usize];
-        let captured = self.board[mv.to as usize];
-        self.board[mv.to as usize] = moving;
-        self.board[mv.from as usize] = 0;
         let king_square = if mv.from == king { mv.to } else { king };
-        let mut safe = !self.king_attacked_on(&self.board, king_square, side);
-        if safe && self.gung.bikjang_called[side.index()] && self.gung.king_promoted == [false; 2] {
-            // Gungjanggi rule 2: a side that called bikjang once may not call it again.
-            safe = !Self::facing_on(
-                &self.board,
-                king_square,
-                self.kings[side.opponent().index()],
-            );
-        }
-        self.board[mv.from as usize] = moving;
-        self.board[mv.to as usize] = captured;
-        safe
+        // Gungjanggi rule 2: a side that called bikjang once may not call it again.
+        let no_second_bikjang =
+            self.gung.bikjang_called[side.index()] && self.gung.king_promoted == [false; 2];
+        let other_king = self.kings[side.opponent().index()];
+        let mut board = self.board;
+        with_move_made(&mut board, mv, |board| {
+            let calls_again =
+                no_second_bikjang && open_file_between(board, king_square, other_king);
+            !calls_again && !self.king_attacked_on(board, king_square, side)
+        })
     }
 
     /// True when the pass is legal now: not in check, or answering a pending bikjang; in
@@ -987,74 +963,52 @@ impl JanggiPosition {
         self.previous_pass
     }
 
-    fn legal_moves_into(&self, moves: &mut MoveList) {
+    /// Appends the pseudo-legal moves that leave the king safe (and answer a pending
+    /// bikjang), then the pass when it is legal; with `captures_only`, only the captures
+    /// (the CPU's quiescence search needs those alone).
+    fn legal_moves_filtered(&self, moves: &mut MoveList, captures_only: bool) {
         if self.ended_by.is_some() {
             return;
         }
         let mut pseudo = MoveList::new();
         self.pseudo_legal_moves(&mut pseudo);
+        if captures_only {
+            pseudo.retain(|mv| self.board[mv.to as usize] != 0);
+        }
         let in_check = self.in_check();
         let bikjang = self.bikjang_pending();
         let careful = in_check || bikjang || self.rules.gungjanggi.is_some();
-        let mut scratch = self.clone();
-        if bikjang {
-            for &mv in pseudo.iter() {
-                if scratch.is_safe_answering_bikjang(mv) {
-                    moves.push(mv);
-                }
-            }
-        } else {
-            for &mv in pseudo.iter() {
-                if scratch.is_safe(mv, careful) {
-                    moves.push(mv);
-                }
-            }
-        }
-        if self.can_pass() {
-            moves.push(self.pass_move());
-        }
-    }
-
-    /// Appends the legal captures only: the same moves as [`Position::legal_moves`]
-    /// keeps when filtered by [`JanggiPosition::is_capture`] (the pass is no capture),
-    /// without testing the king's safety after every quiet move.
-    pub fn legal_captures(&self, moves: &mut MoveList) {
-        if self.ended_by.is_some() {
-            return;
-        }
-        let mut pseudo = MoveList::new();
-        self.pseudo_legal_moves(&mut pseudo);
-        pseudo.retain(|mv| self.board[mv.to as usize] != 0);
-        let in_check = self.in_check();
-        let bikjang = self.bikjang_pending();
-        let careful = in_check || bikjang || self.rules.gungjanggi.is_some();
-        let mut scratch = self.clone();
         for &mv in pseudo.iter() {
             let safe = if bikjang {
-                scratch.is_safe_answering_bikjang(mv)
+                self.is_safe_answering_bikjang(mv)
             } else {
-                scratch.is_safe(mv, careful)
+                self.is_safe(mv, careful)
             };
             if safe {
                 moves.push(mv);
             }
         }
+        if !captures_only && self.can_pass() {
+            moves.push(self.pass_move());
+        }
     }
 
-    fn is_safe_answering_bikjang(&mut self, mv: Move) -> bool {
+    /// Appends the legal captures only: the same moves as [`Position::legal_moves`]
+    /// keeps when filtered by [`JanggiPosition::is_capture`] (the pass is no capture).
+    pub fn legal_captures(&self, moves: &mut MoveList) {
+        self.legal_moves_filtered(moves, true);
+    }
+
+    fn is_safe_answering_bikjang(&self, mv: Move) -> bool {
         let side = self.side;
         let king = self.kings[side.index()];
         let other = self.kings[side.opponent().index()];
-        let moving = self.board[mv.from as usize];
-        let captured = self.board[mv.to as usize];
-        self.board[mv.to as usize] = moving;
-        self.board[mv.from as usize] = 0;
         let king_square = if mv.from == king { mv.to } else { king };
-        let safe = !self.king_attacked_on(&self.board, king_square, side)
-            && !Self::facing_on(&self.board, king_square, other);
-        self.board[mv.from as usize] = moving;
-        self.board[mv.to as usize] = captured;
-        safe
+        let mut board = self.board;
+        with_move_made(&mut board, mv, |board| {
+            !self.king_attacked_on(board, king_square, side)
+                && !open_file_between(board, king_square, other)
+        })
     }
 
     /// Checks a move and says why it is illegal, if it is (history-free rules).
@@ -1085,7 +1039,7 @@ impl JanggiPosition {
             return Err(IllegalMove::NotAMove);
         }
         let mut legal = MoveList::new();
-        self.legal_moves_into(&mut legal);
+        self.legal_moves_filtered(&mut legal, false);
         if legal.contains(mv) {
             Ok(())
         } else {
@@ -1095,12 +1049,7 @@ impl JanggiPosition {
 
     /// Parses a move in Fairy-Stockfish UCI form (`a4b4`, `b10c8`, pass `e2e2`) (not yet checked).
     pub fn parse_uci(&self, text: &str) -> Option<Move> {
-        let (from, used) = parse_square_prefix(text, 10)?;
-        let (to, used2) = parse_square_prefix(&text[used..], 10)?;
-        if used + used2 != text.len() {
-            return None;
-        }
-        Some(Move::new(from, to))
+        parse_board_move(text)
     }
 
     /// True when the move captures a piece.
@@ -1262,13 +1211,6 @@ impl JanggiPosition {
             halves: false,
         }
     }
-
-    /// Counts the legal moves without storing them.
-    pub fn count_legal_moves(&self) -> u64 {
-        let mut moves = MoveList::new();
-        self.legal_moves_into(&mut moves);
-        moves.len() as u64
-    }
 }
 
 impl Position for JanggiPosition {
@@ -1278,7 +1220,7 @@ impl Position for JanggiPosition {
     }
 
     fn legal_moves(&self, moves: &mut MoveList) {
-        self.legal_moves_into(moves);
+        self.legal_moves_filtered(moves, false);
     }
 
     #[inline]
@@ -1381,25 +1323,7 @@ impl Position for JanggiPosition {
     }
 
     fn move_to_uci(&self, mv: Move) -> String {
-        format!("{}{}", square_name(mv.from), square_name(mv.to))
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if depth == 1 {
-            return self.count_legal_moves();
-        }
-        let mut moves = MoveList::new();
-        self.legal_moves(&mut moves);
-        let mut total = 0;
-        for &mv in moves.iter() {
-            let mut child = self.clone();
-            child.play_unchecked(mv);
-            total += child.perft(depth - 1);
-        }
-        total
+        board_move_name(mv)
     }
 }
 

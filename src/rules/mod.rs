@@ -4,6 +4,7 @@
 //! interface and the CPU need to know about a game comes from here.
 
 pub mod any;
+pub mod board9x10;
 pub mod fen;
 pub mod game;
 pub mod geometry;
@@ -517,6 +518,14 @@ pub trait Position: Clone {
     fn fen(&self) -> String;
     /// Writes a move the way Fairy-Stockfish's UCI mode writes it (`h3e3`, `P@e5`, `b2h8+`).
     fn move_to_uci(&self, mv: Move) -> String;
+
+    /// How many legal moves there are (perft's last level; a game may count without
+    /// storing them).
+    fn count_legal_moves(&self) -> u64 {
+        let mut moves = MoveList::new();
+        self.legal_moves(&mut moves);
+        moves.len() as u64
+    }
 
     /// Counts leaf nodes of the legal move tree to `depth` (bulk-counted at the last level).
     fn perft(&self, depth: u32) -> u64 {

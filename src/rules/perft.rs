@@ -8,11 +8,11 @@ pub fn perft<P: Position>(position: &P, depth: u32) -> u64 {
     if depth == 0 {
         return 1;
     }
+    if depth == 1 {
+        return position.count_legal_moves();
+    }
     let mut moves = MoveList::new();
     position.legal_moves(&mut moves);
-    if depth == 1 {
-        return moves.len() as u64;
-    }
     let mut total = 0;
     for &mv in moves.iter() {
         let mut child = position.clone();

@@ -1118,13 +1118,6 @@ impl ShogiPosition {
         }
     }
 
-    /// Counts the legal moves without storing them (perft's last level).
-    pub fn count_legal_moves(&self) -> u64 {
-        let mut counter = MoveCounter(0);
-        self.generate(&mut counter);
-        counter.0
-    }
-
     /// Checks a move and says why it is illegal, if it is.
     pub fn check_move(&self, mv: Move) -> Result<(), IllegalMove> {
         let tables = &**TABLES;
@@ -1421,6 +1414,13 @@ impl Position for ShogiPosition {
         )
     }
 
+    /// Counts the legal moves without storing them (perft's last level).
+    fn count_legal_moves(&self) -> u64 {
+        let mut counter = MoveCounter(0);
+        self.generate(&mut counter);
+        counter.0
+    }
+
     fn move_to_uci(&self, mv: Move) -> String {
         if mv.is_drop() {
             format!("{}@{}", hand_letter(mv.from), square_name(mv.to))
@@ -1431,24 +1431,6 @@ impl Position for ShogiPosition {
                 square_name(mv.to),
                 if mv.is_promotion() { "+" } else { "" }
             )
-        }
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        match depth {
-            0 => 1,
-            1 => self.count_legal_moves(),
-            _ => {
-                let mut moves = MoveList::new();
-                self.legal_moves(&mut moves);
-                let mut total = 0;
-                for &mv in moves.iter() {
-                    let mut child = self.clone();
-                    child.play_unchecked(mv);
-                    total += child.perft(depth - 1);
-                }
-                total
-            }
         }
     }
 }

@@ -3,10 +3,13 @@
 //! Repetition and the move limit need the game's history and live in
 //! [`super::game`]; this module answers questions about one position.
 
-use super::fen::{parse_counter, parse_placement, write_placement};
+use super::board9x10::{
+    board_move_name, check_piece_counts, open_file_between, parse_board_move, split_fen,
+    with_move_made,
+};
+use super::fen::{parse_placement, write_placement};
 use super::geometry::{
-    file_of, offset, parse_square_prefix, rank_of, square_at, square_name, SquareSet, DIAGONAL,
-    ORTHOGONAL, TABLES_9X10,
+    file_of, offset, rank_of, square_at, square_name, SquareSet, DIAGONAL, ORTHOGONAL, TABLES_9X10,
 };
 use super::zobrist;
 use super::{FenError, IllegalMove, Move, MoveList, Position, Side};
@@ -224,89 +227,10 @@ impl Default for XiangqiPosition {
     }
 }
 
-/// Splits a 9×10 FEN into placement, side and the two counters (defaults when missing).
-pub(crate) fn split_fen_9x10(fen: &str) -> Result<(&str, Side, u32, u32), FenError> {
-    let fields: Vec<&str> = fen.split_whitespace().collect();
-    let Some(&placement) = fields.first() else {
-        return Err(FenError::new("empty FEN"));
-    };
-    let side = match fields.get(1).copied() {
-        None | Some("w") | Some("r") => Side::First,
-        Some("b") => Side::Second,
-        Some(other) => {
-            return Err(FenError::new(format!(
-                "side to move '{other}' is not w or b"
-            )))
-        }
-    };
-    // Fields 3 and 4 (castling, en passant) may be missing when a number follows.
-    let mut rest = &fields[fields.len().min(2)..];
-    while let Some(first) = rest.first() {
-        if first.chars().all(|c| c.is_ascii_digit()) {
-            break;
-        }
-        if *first == "-" || rest.len() > 2 {
-            rest = &rest[1..];
-        } else {
-            return Err(FenError::new(format!("unexpected field '{first}'")));
-        }
-    }
-    let halfmove = match rest.first() {
-        Some(text) => parse_counter(text, "halfmove clock")?,
-        None => 0,
-    };
-    let fullmove = match rest.get(1) {
-        Some(text) => parse_counter(text, "fullmove number")?.max(1),
-        None => 1,
-    };
-    if rest.len() > 2 {
-        return Err(FenError::new(format!("unexpected field '{}'", rest[2])));
-    }
-    Ok((placement, side, halfmove, fullmove))
-}
-
-/// How many pieces of each kind (by kind number) one side has in a full set: one king,
-/// two advisors, elephants, horses, chariots and cannons, five soldiers (xiangqi and
-/// janggi alike).
-const SET_LIMITS: [usize; 8] = [0, 1, 2, 2, 2, 2, 2, 5];
-
-/// The kinds' names in errors, by kind number.
-const KIND_PLURALS: [&str; 8] = [
-    "",
-    "kings",
-    "advisors",
-    "elephants",
-    "horses",
-    "chariots",
-    "cannons",
-    "soldiers",
-];
-
-/// Refuses a board with more pieces of a kind for a side than a set has; `names` are
-/// the sides' names, first player first.
-pub(crate) fn check_piece_counts(board: &[u8; 90], names: [&str; 2]) -> Result<(), FenError> {
-    let mut counts = [[0usize; 8]; 2];
-    for &code in board.iter().filter(|&&code| code != 0) {
-        let kind = usize::from(kind_of(code)).min(7);
-        counts[owner(code).index()][kind] += 1;
-    }
-    for (side, name) in names.iter().enumerate() {
-        for kind in 1..8 {
-            if counts[side][kind] > SET_LIMITS[kind] {
-                return Err(FenError::new(format!(
-                    "{name} has {} {} (a set has {})",
-                    counts[side][kind], KIND_PLURALS[kind], SET_LIMITS[kind]
-                )));
-            }
-        }
-    }
-    Ok(())
-}
-
 impl XiangqiPosition {
     /// Reads a Fairy-Stockfish / UCCI FEN (`w`/`r` = Red, `b` = Black; B/E and N/H both read).
     pub fn from_fen(fen: &str) -> Result<XiangqiPosition, FenError> {
-        let (placement, side, halfmove, fullmove) = split_fen_9x10(fen)?;
+        let (placement, side, halfmove, fullmove) = split_fen(fen)?;
         let cells = parse_placement(placement, 10, &|c, promoted| {
             if promoted {
                 None
@@ -596,48 +520,40 @@ impl XiangqiPosition {
     fn is_safe(&mut self, mv: Move, in_check: bool) -> bool {
         let side = self.side;
         let king = self.kings[side.index()];
-        let moving = self.board[mv.from as usize];
         if !in_check && mv.from != king {
             let sensitive = TABLES.sensitive[king as usize];
             if !sensitive.contains(mv.from) && !sensitive.contains(mv.to) {
                 return true;
             }
         }
-        let captured = self.board[mv.to as usize];
-        self.board[mv.to as usize] = moving;
-        self.board[mv.from as usize] = 0;
         let king_square = if mv.from == king { mv.to } else { king };
-        let safe = !Self::attacked_on(&self.board, king_square, side.opponent());
-        self.board[mv.from as usize] = moving;
-        self.board[mv.to as usize] = captured;
-        safe
+        with_move_made(&mut self.board, mv, |board| {
+            !Self::attacked_on(board, king_square, side.opponent())
+        })
     }
 
-    /// Counts the legal moves without storing them (perft's last level).
-    pub fn count_legal_moves(&self) -> u64 {
-        let mut moves = MoveList::new();
-        self.pseudo_legal_moves(&mut moves);
-        let in_check = self.in_check();
-        let mut scratch = self.clone();
-        moves
-            .iter()
-            .filter(|&&mv| scratch.is_safe(mv, in_check))
-            .count() as u64
-    }
-
-    /// Appends the legal captures only: the same moves as [`Position::legal_moves`]
-    /// keeps when filtered by [`XiangqiPosition::is_capture`], without testing the king's
-    /// safety after every quiet move (the CPU's quiescence search needs captures alone).
-    pub fn legal_captures(&self, moves: &mut MoveList) {
+    /// Appends the pseudo-legal moves that leave the king safe; with `captures_only`,
+    /// only the captures among them (the CPU's quiescence search needs those alone,
+    /// without testing the king's safety after every quiet move).
+    fn legal_moves_filtered(&self, moves: &mut MoveList, captures_only: bool) {
         let mut pseudo = MoveList::new();
         self.pseudo_legal_moves(&mut pseudo);
+        if captures_only {
+            pseudo.retain(|mv| self.board[mv.to as usize] != 0);
+        }
         let in_check = self.in_check();
         let mut scratch = self.clone();
         for &mv in pseudo.iter() {
-            if self.board[mv.to as usize] != 0 && scratch.is_safe(mv, in_check) {
+            if scratch.is_safe(mv, in_check) {
                 moves.push(mv);
             }
         }
+    }
+
+    /// Appends the legal captures only: the same moves as [`Position::legal_moves`]
+    /// keeps when filtered by [`XiangqiPosition::is_capture`].
+    pub fn legal_captures(&self, moves: &mut MoveList) {
+        self.legal_moves_filtered(moves, true);
     }
 
     /// Checks a move and says why it is illegal, if it is.
@@ -658,7 +574,7 @@ impl XiangqiPosition {
         after.play_unchecked(mv);
         let king = after.kings[self.side.index()];
         let other = after.kings[self.side.opponent().index()];
-        if file_of(king) == file_of(other) && after.between_is_empty(king, other) {
+        if open_file_between(&after.board, king, other) {
             return Err(IllegalMove::FlyingGeneral);
         }
         if after.is_king_attacked(self.side) {
@@ -667,26 +583,9 @@ impl XiangqiPosition {
         Ok(())
     }
 
-    fn between_is_empty(&self, a: u8, b: u8) -> bool {
-        let (low, high) = if a < b { (a, b) } else { (b, a) };
-        let mut square = low + 9;
-        while square < high {
-            if self.board[square as usize] != 0 {
-                return false;
-            }
-            square += 9;
-        }
-        true
-    }
-
     /// Parses a move in Fairy-Stockfish UCI form (`h3e3`, `a10a9`) into a move of this position (not yet checked).
     pub fn parse_uci(&self, text: &str) -> Option<Move> {
-        let (from, used) = parse_square_prefix(text, 10)?;
-        let (to, used2) = parse_square_prefix(&text[used..], 10)?;
-        if used + used2 != text.len() {
-            return None;
-        }
-        Some(Move::new(from, to))
+        parse_board_move(text)
     }
 
     /// True when neither side has a piece that can cross the river (chariot, horse, cannon, soldier).
@@ -720,17 +619,7 @@ impl Position for XiangqiPosition {
     }
 
     fn legal_moves(&self, moves: &mut MoveList) {
-        let start = moves.len();
-        let mut pseudo = MoveList::new();
-        self.pseudo_legal_moves(&mut pseudo);
-        let in_check = self.in_check();
-        let mut scratch = self.clone();
-        for &mv in pseudo.iter() {
-            if scratch.is_safe(mv, in_check) {
-                moves.push(mv);
-            }
-        }
-        debug_assert!(moves.len() >= start);
+        self.legal_moves_filtered(moves, false);
     }
 
     #[inline]
@@ -787,25 +676,7 @@ impl Position for XiangqiPosition {
     }
 
     fn move_to_uci(&self, mv: Move) -> String {
-        format!("{}{}", square_name(mv.from), square_name(mv.to))
-    }
-
-    fn perft(&self, depth: u32) -> u64 {
-        if depth == 0 {
-            return 1;
-        }
-        if depth == 1 {
-            return self.count_legal_moves();
-        }
-        let mut moves = MoveList::new();
-        self.legal_moves(&mut moves);
-        let mut total = 0;
-        for &mv in moves.iter() {
-            let mut child = self.clone();
-            child.play_unchecked(mv);
-            total += child.perft(depth - 1);
-        }
-        total
+        board_move_name(mv)
     }
 }
 

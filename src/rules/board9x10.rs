@@ -1,0 +1,137 @@
+//! What xiangqi and janggi share: a 9×10 board of piece codes (numbered as in
+//! [`super::xiangqi::kind`]), its FEN fields, the piece-count check, and the
+//! make-look-unmake step of the king-safety tests.
+
+use super::fen::parse_counter;
+use super::geometry::{file_of, parse_square_prefix, square_name};
+use super::xiangqi::{kind_of, owner};
+use super::{FenError, Move, Side};
+
+/// Splits a 9×10 FEN into placement, side and the two counters (defaults when missing).
+pub fn split_fen(fen: &str) -> Result<(&str, Side, u32, u32), FenError> {
+    let fields: Vec<&str> = fen.split_whitespace().collect();
+    let Some(&placement) = fields.first() else {
+        return Err(FenError::new("empty FEN"));
+    };
+    let side = match fields.get(1).copied() {
+        None | Some("w") | Some("r") => Side::First,
+        Some("b") => Side::Second,
+        Some(other) => {
+            return Err(FenError::new(format!(
+                "side to move '{other}' is not w or b"
+            )))
+        }
+    };
+    // Fields 3 and 4 (castling, en passant) may be missing when a number follows.
+    let mut rest = &fields[fields.len().min(2)..];
+    while let Some(first) = rest.first() {
+        if first.chars().all(|c| c.is_ascii_digit()) {
+            break;
+        }
+        if *first == "-" || rest.len() > 2 {
+            rest = &rest[1..];
+        } else {
+            return Err(FenError::new(format!("unexpected field '{first}'")));
+        }
+    }
+    let halfmove = match rest.first() {
+        Some(text) => parse_counter(text, "halfmove clock")?,
+        None => 0,
+    };
+    let fullmove = match rest.get(1) {
+        Some(text) => parse_counter(text, "fullmove number")?.max(1),
+        None => 1,
+    };
+    if rest.len() > 2 {
+        return Err(FenError::new(format!("unexpected field '{}'", rest[2])));
+    }
+    Ok((placement, side, halfmove, fullmove))
+}
+
+/// How many pieces of each kind (by kind number) one side has in a full set: one king,
+/// two advisors, elephants, horses, chariots and cannons, five soldiers (xiangqi and
+/// janggi alike).
+const SET_LIMITS: [usize; 8] = [0, 1, 2, 2, 2, 2, 2, 5];
+
+/// The kinds' names in errors, by kind number.
+const KIND_PLURALS: [&str; 8] = [
+    "",
+    "kings",
+    "advisors",
+    "elephants",
+    "horses",
+    "chariots",
+    "cannons",
+    "soldiers",
+];
+
+/// Refuses a board with more pieces of a kind for a side than a set has; `names` are
+/// the sides' names, first player first.
+pub fn check_piece_counts(board: &[u8; 90], names: [&str; 2]) -> Result<(), FenError> {
+    let mut counts = [[0usize; 8]; 2];
+    for &code in board.iter().filter(|&&code| code != 0) {
+        let kind = usize::from(kind_of(code)).min(7);
+        counts[owner(code).index()][kind] += 1;
+    }
+    for (side, name) in names.iter().enumerate() {
+        for kind in 1..8 {
+            if counts[side][kind] > SET_LIMITS[kind] {
+                return Err(FenError::new(format!(
+                    "{name} has {} {} (a set has {})",
+                    counts[side][kind], KIND_PLURALS[kind], SET_LIMITS[kind]
+                )));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs `look` on `board` with `mv` made on it (the piece on `from` moved to `to`,
+/// whatever stood there taken), then puts the board back as it was. The legality
+/// filters ask their "is my king attacked now?" this way, without copying a position.
+#[inline]
+pub fn with_move_made<R>(board: &mut [u8; 90], mv: Move, look: impl FnOnce(&[u8; 90]) -> R) -> R {
+    let moving = board[mv.from as usize];
+    let captured = board[mv.to as usize];
+    board[mv.to as usize] = moving;
+    board[mv.from as usize] = 0;
+    let answer = look(board);
+    board[mv.from as usize] = moving;
+    board[mv.to as usize] = captured;
+    answer
+}
+
+/// True when `first` and `second` stand on one file with nothing between them: the
+/// kings "face" (flying general in xiangqi, bikjang in janggi).
+#[inline]
+pub fn open_file_between(board: &[u8; 90], first: u8, second: u8) -> bool {
+    if file_of(first) != file_of(second) {
+        return false;
+    }
+    let (low, high) = if first < second {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    let mut square = low + 9;
+    while square < high {
+        if board[square as usize] != 0 {
+            return false;
+        }
+        square += 9;
+    }
+    true
+}
+
+/// Reads a board move in Fairy-Stockfish UCI form (`h3e3`, `a10a9`; janggi's pass is a
+/// move to its own square, `e2e2`). Not yet checked against a position.
+pub fn parse_board_move(text: &str) -> Option<Move> {
+    let (from, used) = parse_square_prefix(text, 10)?;
+    let (to, used_to) = parse_square_prefix(&text[used..], 10)?;
+    (used + used_to == text.len()).then(|| Move::new(from, to))
+}
+
+/// Writes a board move the way [`parse_board_move`] reads it.
+pub fn board_move_name(mv: Move) -> String {
+    format!("{}{}", square_name(mv.from), square_name(mv.to))
+}
