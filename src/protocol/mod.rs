@@ -918,7 +918,7 @@ impl Searcher {
             .set_hash_megabytes(megabytes);
     }
 
-    /// Sets the table size from an option value in MB (1–4096); anything else gets an
+    /// Sets the table size from an option value in MB (1 to [`MAX_HASH_MEGABYTES`]); anything else gets an
     /// `info string error` naming the option as the dialect calls it.
     pub fn set_hash_option(
         &mut self,

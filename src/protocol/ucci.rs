@@ -81,7 +81,8 @@ impl UcciSession {
                 writeln!(out, "option usemillisec type check default false")?;
                 writeln!(
                     out,
-                    "option hashsize type spin min 1 max 4096 default {}",
+                    "option hashsize type spin min 1 max {} default {}",
+                    super::MAX_HASH_MEGABYTES,
                     Engine::DEFAULT_HASH_MEGABYTES
                 )?;
                 writeln!(out, "option ponder type check default false")?;

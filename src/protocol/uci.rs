@@ -108,8 +108,9 @@ impl UciSession {
                 writeln!(out)?;
                 writeln!(
                     out,
-                    "option name Hash type spin default {} min 1 max 4096",
-                    Engine::DEFAULT_HASH_MEGABYTES
+                    "option name Hash type spin default {} min 1 max {}",
+                    Engine::DEFAULT_HASH_MEGABYTES,
+                    super::MAX_HASH_MEGABYTES
                 )?;
                 writeln!(out, "option name Ponder type check default false")?;
                 writeln!(

@@ -81,8 +81,9 @@ impl UsiSession {
                 writeln!(out, "id author the qipan developers")?;
                 writeln!(
                     out,
-                    "option name USI_Hash type spin default {} min 1 max 4096",
-                    Engine::DEFAULT_HASH_MEGABYTES
+                    "option name USI_Hash type spin default {} min 1 max {}",
+                    Engine::DEFAULT_HASH_MEGABYTES,
+                    super::MAX_HASH_MEGABYTES
                 )?;
                 writeln!(out, "option name USI_Ponder type check default false")?;
                 writeln!(
