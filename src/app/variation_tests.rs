@@ -281,13 +281,18 @@ fn a_saved_record_holds_the_variations_with_the_line_played_as_main_line() {
     assert_eq!(tree_moves(&app, 2), vec![c, d]);
 }
 
-#[test]
-fn redo_after_a_takeback_brings_the_declared_result_back() {
+/// A short xiangqi record that ends with a stated result (Red wins), opened in the app.
+fn resigned_record() -> App {
     let pgn =
         "[Event \"t\"]\n[Red \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. b0c2 1-0\n";
     let record = crate::record::read_bytes(pgn.as_bytes(), "test", crate::record::Format::Pgn)
         .expect("a record");
-    let mut app = App::from_record(Settings::default(), record, None);
+    App::from_record(Settings::default(), record, None)
+}
+
+#[test]
+fn redo_after_a_takeback_brings_the_declared_result_back() {
+    let mut app = resigned_record();
     let declared = play(&app).game.outcome();
     assert!(declared.is_some(), "the record's result is shown");
     app.overlay = None;
@@ -301,11 +306,7 @@ fn redo_after_a_takeback_brings_the_declared_result_back() {
 
 #[test]
 fn a_declared_result_comes_back_with_its_line() {
-    let pgn =
-        "[Event \"t\"]\n[Red \"A\"]\n[Black \"B\"]\n[Result \"1-0\"]\n\n1. h2e2 h9g7 2. b0c2 1-0\n";
-    let record = crate::record::read_bytes(pgn.as_bytes(), "test", crate::record::Format::Pgn)
-        .expect("a record");
-    let mut app = App::from_record(Settings::default(), record, None);
+    let mut app = resigned_record();
     let declared = play(&app).game.outcome();
     assert!(declared.is_some(), "the record's result is shown");
     let main = play(&app).game.moves().to_vec();
