@@ -618,3 +618,72 @@ fn multipv_is_the_same_twice_under_a_node_budget_and_one_line_is_unchanged() {
     );
     assert_eq!(all.len(), 2, "{all:?}");
 }
+
+// Mate distance: with a mate in one on the board, a deeper search still reports the
+// mate in one (not a longer mate it also sees), and the mated side's score says how far
+// off its mate is. Xiangqi: Red's chariot a1-a10 mates (the a9 chariot holds rank 9).
+#[test]
+fn a_deeper_search_reports_the_nearest_mate() {
+    let (mv, infos, game) = search(
+        "xiangqi",
+        "4k4/R8/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+        Limits {
+            depth: Some(7),
+            ..Limits::default()
+        },
+    );
+    let last = infos.last().expect("a completed depth");
+    assert_eq!(last.score, Score::Mate(1), "depth {}", last.depth);
+    assert_eq!(game.position().move_to_uci(mv.unwrap()), "a1a10");
+    // The mated side, a move earlier: every reply loses; the score is a mate against it.
+    let (_, infos, _) = search(
+        "xiangqi",
+        "4k4/R8/9/9/9/9/9/9/9/R2K5 b - - 0 1",
+        Limits {
+            depth: Some(7),
+            ..Limits::default()
+        },
+    );
+    let last = infos.last().expect("a completed depth");
+    assert!(
+        matches!(last.score, Score::Mate(n) if n < 0),
+        "expected a mate against Black, got {:?}",
+        last.score
+    );
+}
+
+// Repetition inside the search: a side that is lost by material takes a perpetual-free
+// repetition (a draw in shogi after the fourth occurrence is judged by the rules; in the
+// search any repetition of a position already on the path counts as drawn), so a
+// repetition is scored 0, not as the material loss. Xiangqi: Black has only a king
+// against a chariot; the search still returns a legal move and never claims a win.
+#[test]
+fn a_repetition_in_the_search_is_scored_as_the_rules_judge_it() {
+    let variant = Variant::Xiangqi;
+    let mut game = Game::new(
+        variant
+            .position_from_fen("3k5/9/9/9/9/9/9/9/4A4/3AK4 w - - 0 1")
+            .unwrap(),
+    );
+    // Both sides shuffle: the position after these four plies is the start again.
+    for text in "e1f2 d10e10 f2e1 e10d10".split_whitespace() {
+        let mv = game.position().parse_uci(text).unwrap();
+        game.play(mv).unwrap();
+    }
+    let stop = AtomicBool::new(false);
+    let mut infos = Vec::new();
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mv = best_move(&game, limits, &stop, &mut |info| infos.push(info.clone()));
+    assert!(mv.is_some());
+    // Two advisors cannot mate a lone king: with repetitions drawn, the score stays a
+    // plain evaluation, never a mate either way.
+    let last = infos.last().expect("a completed depth");
+    assert!(
+        matches!(last.score, Score::Centipawns(_)),
+        "got {:?}",
+        last.score
+    );
+}
