@@ -708,7 +708,9 @@ fn a_repetition_in_the_search_is_scored_as_the_rules_judge_it() {
         ..Limits::default()
     };
     let mv = best_move(&game, limits, &stop, &mut |info| infos.push(info.clone()));
-    game.clone().play(mv.expect("a move")).expect("a legal move");
+    game.clone()
+        .play(mv.expect("a move"))
+        .expect("a legal move");
     // With repetitions drawn, the score stays a plain evaluation, never a mate.
     let last = infos.last().expect("a completed depth");
     assert!(
