@@ -1,8 +1,11 @@
 //! Staged move generation for the search: the hash move is tried before any move is
 //! generated, then the captures that do not lose material by exchange, the killers and
-//! the counter-move, the quiet moves by history, and last the losing captures. Each
-//! stage generates only what it needs, so a cut by the hash move or a good capture
-//! saves generating (and testing the king's safety of) every quiet move.
+//! the counter-move, the losing captures, and last the quiet moves by history (the
+//! order of the one-generation scoring it replaces). Each stage generates only what it
+//! needs, so a cut by the hash move or a good capture saves generating (and testing the
+//! king's safety of) every quiet move. Games that keep the one-generation order
+//! ([`EngineRules::STAGED_MOVE_ORDER`] false) fill the picker with every move and its
+//! score ([`MovePicker::fill`]) and take them best first.
 //!
 //! Legality is the rules' business throughout: captures come from
 //! [`EngineRules::capture_moves`], the quiet moves from [`crate::rules::Position::legal_moves`], and a
