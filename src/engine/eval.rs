@@ -107,7 +107,8 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// The search hands out a node's moves in stages ([`super::picker`]): the hash move
     /// before any generation, captures, refutations, then the quiet moves. When false,
     /// every legal move is generated and scored at once and handed out best first, as
-    /// before the picker (janggi: its match with the staged order was lost, −58 ± 90).
+    /// before the picker (janggi: with the staged order it lost both self-play matches
+    /// against the one-generation order at equal nodes, 25–35 of 60 and 65–75 of 140).
     const STAGED_MOVE_ORDER: bool = true;
     /// The kind (below 16) of the piece `mv` moves, or of the piece it drops (not used
     /// by the search yet: a continuation history indexed by it and the destination was
@@ -377,7 +378,8 @@ const JANGGI_VALUES: [i32; 8] = [0, 0, 300, 300, 500, 1300, 700, 200];
 impl EngineRules for JanggiPosition {
     // Janggi's rules have no quick legality check, so the picker would generate every
     // move up front anyway; the one-generation order is kept (the staged one lost its
-    // self-play match, 25–35 of 60).
+    // self-play matches, 90 of 200 games in all, though it needs 10% fewer nodes to
+    // reach a depth: tools/STRENGTH.md, session 7).
     const STAGED_MOVE_ORDER: bool = false;
 
     fn from_any(any: &AnyPosition) -> Option<&Self> {
