@@ -618,3 +618,104 @@ fn multipv_is_the_same_twice_under_a_node_budget_and_one_line_is_unchanged() {
     );
     assert_eq!(all.len(), 2, "{all:?}");
 }
+
+// Mate distance: with a mate in one on the board, a deeper search still reports the
+// mate in one (not a longer mate it also sees), and the mated side's score says how far
+// off its mate is. Xiangqi: Red's chariot a1-a10 mates (the a9 chariot holds rank 9),
+// and a9f9 wins as soon (Black is left without a move, which loses in xiangqi): any
+// move that ends the game in Red's favour at once will do, as the rules judge it.
+#[test]
+fn a_deeper_search_reports_the_nearest_mate() {
+    let (mv, infos, game) = search(
+        "xiangqi",
+        "4k4/R8/9/9/9/9/9/9/9/R2K5 w - - 0 1",
+        Limits {
+            depth: Some(7),
+            ..Limits::default()
+        },
+    );
+    let last = infos.last().expect("a completed depth");
+    assert_eq!(last.score, Score::Mate(1), "depth {}", last.depth);
+    let mv = mv.expect("a move");
+    let mut after = game.clone();
+    after.play(mv).unwrap();
+    assert!(
+        matches!(
+            after.outcome(),
+            Some(qipan::rules::Outcome::Win {
+                winner: qipan::rules::Side::First,
+                ..
+            })
+        ),
+        "{} does not win at once: {:?}",
+        game.position().move_to_uci(mv),
+        after.outcome()
+    );
+    // The mated side, a move earlier: every reply loses; the score is a mate against it.
+    let (_, infos, _) = search(
+        "xiangqi",
+        "4k4/R8/9/9/9/9/9/9/9/R2K5 b - - 0 1",
+        Limits {
+            depth: Some(7),
+            ..Limits::default()
+        },
+    );
+    let last = infos.last().expect("a completed depth");
+    assert!(
+        matches!(last.score, Score::Mate(n) if n < 0),
+        "expected a mate against Black, got {:?}",
+        last.score
+    );
+}
+
+// Repetition inside the search: the game has already been through the root position
+// once (both kings stepped aside and back), and every quiet line can repeat it again;
+// in xiangqi a repetition without checks is no win for either side. With a horse and
+// two advisors each, neither side can force a mate, so the search returns a legal move
+// with a plain evaluation, never a mate either way (two advisors alone against a king
+// would be a draw by material before any search).
+#[test]
+fn a_repetition_in_the_search_is_scored_as_the_rules_judge_it() {
+    let variant = Variant::Xiangqi;
+    let mut game = Game::new(
+        variant
+            .position_from_fen("3k1a3/4a4/2h6/9/9/9/9/2H6/4A4/3AK4 w - - 0 1")
+            .unwrap(),
+    );
+    // Both kings shuffle along their back ranks: after these four plies the start
+    // position stands again (its second occurrence).
+    for text in "e1f1 d10e10 f1e1 e10d10".split_whitespace() {
+        let mv = game
+            .position()
+            .parse_uci(text)
+            .unwrap_or_else(|| panic!("{text} does not parse"));
+        game.play(mv)
+            .unwrap_or_else(|error| panic!("{text} is illegal: {error:?}"));
+    }
+    let positions = game.positions();
+    assert_eq!(positions.len(), 5);
+    // The same board and side to move (the move counters differ).
+    let placement = |fen: String| fen.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+    assert_eq!(
+        placement(positions[0].fen()),
+        placement(positions[4].fen()),
+        "the line returns to the start"
+    );
+    let stop = AtomicBool::new(false);
+    let mut infos = Vec::new();
+    let limits = Limits {
+        depth: Some(6),
+        ..Limits::default()
+    };
+    let mv = best_move(&game, limits, &stop, &mut |info| infos.push(info.clone()));
+    game.clone()
+        .play(mv.expect("a move"))
+        .expect("a legal move");
+    // With repetitions drawn, the score stays a plain evaluation, never a mate.
+    let last = infos.last().expect("a completed depth");
+    assert!(
+        matches!(last.score, Score::Centipawns(_)),
+        "got {:?}",
+        last.score
+    );
+}

@@ -9,6 +9,7 @@
 pub mod eval;
 pub mod mate;
 pub mod perception;
+pub mod picker;
 pub mod report;
 pub mod search;
 pub mod see;

@@ -154,6 +154,15 @@ pub struct Perceived<P> {
     pub perception: Perception,
 }
 
+impl<P: EngineRules> Perceived<P> {
+    /// True when the level sees none of the legal moves here (then it is shown them all).
+    fn every_move_unseen(&self) -> bool {
+        let mut all = MoveList::new();
+        self.position.legal_moves(&mut all);
+        self.perception.seen(&self.position, &all).is_empty()
+    }
+}
+
 impl<P: EngineRules> Position for Perceived<P> {
     fn side_to_move(&self) -> Side {
         self.position.side_to_move()
@@ -239,6 +248,38 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     fn captures_to(&self, square: u8, moves: &mut MoveList) {
         // Exchanges are counted exactly: the blind spot is in which moves are looked at.
         self.position.captures_to(square, moves);
+    }
+    fn capture_moves(&self, moves: &mut MoveList) {
+        let mut own = MoveList::new();
+        self.position.capture_moves(&mut own);
+        if self.perception.blindness > 0 && !self.position.in_check() && !own.is_empty() {
+            let seen = self.perception.seen(&self.position, &own);
+            // The captures of the perceived legal moves: the seen ones, unless every legal
+            // move is unseen, when `legal_moves` shows them all (a side is never left
+            // without a move by its blind spots).
+            if !seen.is_empty() || !self.every_move_unseen() {
+                own = seen;
+            }
+        }
+        for &mv in own.iter() {
+            moves.push(mv);
+        }
+    }
+    fn quick_legality(&self, mv: Move) -> Option<bool> {
+        match self.position.quick_legality(mv) {
+            // An unseen move is not tried early (as a hash move or killer): when every
+            // move is unseen and so all are shown, the picker still meets it when it
+            // generates the moves.
+            Some(true) => {
+                Some(self.position.in_check() || !self.perception.misses(&self.position, mv))
+            }
+            other => other,
+        }
+    }
+    const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
+    const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
+    fn moved_kind(&self, mv: Move) -> u8 {
+        self.position.moved_kind(mv)
     }
     fn tactical_moves(&self, moves: &mut MoveList) {
         let mut own = MoveList::new();

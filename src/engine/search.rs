@@ -5,10 +5,11 @@
 //! light stack of position keys (game history first, then the search path).
 
 use super::eval::{tactical_moves, EngineRules, RepetitionRule, DECIDED, MATE, MATE_BOUND};
+use super::picker::MovePicker;
 use super::see::exchange_at_least;
 use super::table::{score_from_table, Bound, TranspositionTable};
 use super::{Score, SearchInfo};
-use crate::rules::{Move, MoveList, MAX_MOVES};
+use crate::rules::{Move, MoveList};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
@@ -87,6 +88,9 @@ struct Searcher<'a, P: EngineRules> {
     evals: [i32; MAX_PLY + 2],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
+    /// One move picker per ply, taken by the node searching there and given back after
+    /// (reused so that its large arrays are not filled anew at every node).
+    pickers: Vec<Option<Box<MovePicker>>>,
     _game: std::marker::PhantomData<P>,
 }
 
@@ -115,31 +119,46 @@ pub fn run<P: EngineRules>(
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> Outcome {
-    let started = Instant::now();
-    let mut searcher = Searcher::<P> {
-        table,
-        stop,
-        plan,
-        started,
-        hard_deadline: plan.hard_time.map(|t| started + t),
-        nodes: 0,
-        aborted: false,
-        keys: history.iter().map(|h| h.0).collect(),
-        checks: history.iter().map(|h| h.1).collect(),
-        nulls: vec![false; history.len()],
-        root_index: history.len(),
-        rule: root.repetition_rule(),
-        killers: vec![[Move::default(); 2]; MAX_PLY + 2],
-        history: vec![0; 2 * HISTORY_SIZE],
-        counters: vec![Move::default(); 2 * HISTORY_SIZE],
-        played: vec![Move::default(); history.len()],
-        evals: [-INFINITY; MAX_PLY + 2],
-        pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
-        pv_len: [0; MAX_PLY + 2],
-        _game: std::marker::PhantomData,
-    };
-    searcher.push(root.search_key(), root.in_check(), false, Move::default());
+    let mut searcher = Searcher::new(root, history, plan, table, stop);
     searcher.iterate(root, root_moves, report)
+}
+
+impl<'a, P: EngineRules> Searcher<'a, P> {
+    /// A searcher at `root`, after the game's earlier positions `history` (key, in check).
+    fn new(
+        root: &P,
+        history: &[(u64, bool)],
+        plan: Plan,
+        table: &'a mut TranspositionTable,
+        stop: &'a AtomicBool,
+    ) -> Searcher<'a, P> {
+        let started = Instant::now();
+        let mut searcher = Searcher::<P> {
+            table,
+            stop,
+            plan,
+            started,
+            hard_deadline: plan.hard_time.map(|t| started + t),
+            nodes: 0,
+            aborted: false,
+            keys: history.iter().map(|h| h.0).collect(),
+            checks: history.iter().map(|h| h.1).collect(),
+            nulls: vec![false; history.len()],
+            root_index: history.len(),
+            rule: root.repetition_rule(),
+            killers: vec![[Move::default(); 2]; MAX_PLY + 2],
+            history: vec![0; 2 * HISTORY_SIZE],
+            counters: vec![Move::default(); 2 * HISTORY_SIZE],
+            played: vec![Move::default(); history.len()],
+            evals: [-INFINITY; MAX_PLY + 2],
+            pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
+            pv_len: [0; MAX_PLY + 2],
+            pickers: (0..MAX_PLY + 2).map(|_| Some(Box::default())).collect(),
+            _game: std::marker::PhantomData,
+        };
+        searcher.push(root.search_key(), root.in_check(), false, Move::default());
+        searcher
+    }
 }
 
 impl<P: EngineRules> Searcher<'_, P> {
@@ -509,6 +528,28 @@ impl<P: EngineRules> Searcher<'_, P> {
         self.pv_len[ply] = child_len;
     }
 
+    /// The move picker of `ply` (a fresh one if it is out).
+    #[inline]
+    fn take_picker(&mut self, ply: usize) -> Box<MovePicker> {
+        self.pickers[ply].take().unwrap_or_default()
+    }
+
+    #[inline]
+    fn give_back_picker(&mut self, ply: usize, picker: Box<MovePicker>) {
+        self.pickers[ply] = Some(picker);
+    }
+
+    /// The ordering score of a quiet move (the picker's quiet stage): promotions first,
+    /// then by history.
+    #[inline]
+    fn quiet_order(&self, position: &P, mv: Move) -> i32 {
+        if mv.is_promotion() {
+            1 << 27
+        } else {
+            self.history[self.history_index(position, mv)]
+        }
+    }
+
     fn history_index(&self, position: &P, mv: Move) -> usize {
         move_index(mv) + position.side_to_move().index() * HISTORY_SIZE
     }
@@ -649,35 +690,26 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
             }
         }
-        let mut moves = MoveList::new();
-        position.legal_moves(&mut moves);
-        if moves.is_empty() {
-            // Checkmate or stalemate: in xiangqi, janggi and shogi both lose.
-            return -MATE + ply as i32;
+        let counter_slot = self.counter_slot(position);
+        let counter = counter_slot.map_or(Move::default(), |slot| self.counters[slot]);
+        let mut picker = self.take_picker(ply);
+        if P::STAGED_MOVE_ORDER {
+            picker.reset(
+                hash_move,
+                [self.killers[ply][0], self.killers[ply][1], counter],
+            );
+        } else {
+            let (moves, scores) = picker.fill();
+            position.legal_moves(moves);
+            self.score_moves(position, moves, hash_move, ply, &mut scores[..moves.len()]);
         }
-        let mut scores = [0i32; MAX_MOVES];
-        self.score_moves(position, &moves, hash_move, ply, &mut scores[..moves.len()]);
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
         let mut best_move = Move::default();
         let mut searched = 0;
         let mut quiets_tried: [Move; 64] = [Move::default(); 64];
         let mut quiet_count = 0;
-        let count = moves.len();
-        let list = moves.as_mut_slice();
-        let counter_slot = self.counter_slot(position);
-        let counter = counter_slot.map_or(Move::default(), |slot| self.counters[slot]);
-        for index in 0..count {
-            // Selection sort step: bring the best-scored remaining move forward.
-            let mut pick = index;
-            for other in index + 1..count {
-                if scores[other] > scores[pick] {
-                    pick = other;
-                }
-            }
-            list.swap(index, pick);
-            scores.swap(index, pick);
-            let mv = list[index];
+        while let Some(mv) = picker.next(position, |mv| self.quiet_order(position, mv)) {
             let capture = position.victim_value(mv) > 0;
             let tactical = position.is_tactical(mv) || mv.is_promotion();
             let is_killer = self.killers[ply].contains(&mv) || mv == counter;
@@ -697,7 +729,13 @@ impl<P: EngineRules> Searcher<'_, P> {
                 && !tactical
                 && (!gives_check || mv.is_drop())
                 && depth <= 3
-                && searched >= 3 + (depth * depth) as usize
+                && searched
+                    >= (3 + (depth * depth) as usize)
+                        / if P::EAGER_LATE_MOVE_PRUNING && !improving {
+                            2
+                        } else {
+                            1
+                        }
             {
                 continue;
             }
@@ -739,7 +777,12 @@ impl<P: EngineRules> Searcher<'_, P> {
                         -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
                     } else {
                         let mut reduction = 0;
-                        if depth >= 3 && searched >= 2 && !tactical && !in_check && !gives_check {
+                        if depth >= 3
+                            && searched >= 2
+                            && !tactical
+                            && !in_check
+                            && (!gives_check || mv.is_drop())
+                        {
                             reduction = lmr(depth, searched);
                             if pv_node {
                                 reduction -= 1;
@@ -781,6 +824,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             };
             self.pop();
             if self.aborted {
+                self.give_back_picker(ply, picker);
                 return 0;
             }
             searched += 1;
@@ -814,8 +858,10 @@ impl<P: EngineRules> Searcher<'_, P> {
                 quiet_count += 1;
             }
         }
+        self.give_back_picker(ply, picker);
         if searched == 0 {
-            // Every move was forbidden by the repetition rules: no legal move is left.
+            // Checkmate or stalemate (in xiangqi, janggi and shogi both lose), or every
+            // move was forbidden by the repetition rules: no legal move is left.
             return -MATE + ply as i32;
         }
         let bound = if best_score >= beta {
@@ -892,26 +938,28 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
         }
         let original_alpha = alpha;
-        let mut moves = MoveList::new();
+        let mut picker = self.take_picker(ply);
+        let (moves, scores) = picker.buffers();
         let mut best;
         let evasions = in_check && depth < 4;
         if evasions {
             // Evasions: every legal move, no standing pat.
-            position.legal_moves(&mut moves);
+            position.legal_moves(moves);
             if moves.is_empty() {
+                self.give_back_picker(ply, picker);
                 return -MATE + ply as i32;
             }
             best = -INFINITY;
         } else {
             best = self.static_eval(position);
             if best >= beta {
+                self.give_back_picker(ply, picker);
                 return best;
             }
             alpha = alpha.max(best);
-            tactical_moves(position, &mut moves);
+            tactical_moves(position, moves);
         }
-        let mut scores = [0i32; MAX_MOVES];
-        self.score_moves(position, &moves, hash_move, ply, &mut scores[..moves.len()]);
+        self.score_moves(position, moves, hash_move, ply, &mut scores[..moves.len()]);
         let count = moves.len();
         let stand_pat = best;
         let list = moves.as_mut_slice();
@@ -942,6 +990,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             child.play_unchecked(mv);
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, depth + 1);
             if self.aborted {
+                self.give_back_picker(ply, picker);
                 return 0;
             }
             if score > best {
@@ -955,6 +1004,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
             }
         }
+        self.give_back_picker(ply, picker);
         if best > -INFINITY && (evasions || depth == 0) {
             let bound = if best >= beta {
                 Bound::Lower
@@ -1010,5 +1060,111 @@ pub fn to_score(score: i32) -> Score {
         Score::Mate(-(plies / 2))
     } else {
         Score::Centipawns(score)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::shogi::ShogiPosition;
+    use crate::rules::xiangqi::XiangqiPosition;
+    use crate::rules::Position;
+
+    fn plan() -> Plan {
+        Plan {
+            soft_time: None,
+            hard_time: None,
+            node_limit: u64::MAX,
+            depth_limit: 4,
+            lines: 1,
+            noise: 0,
+            seed: 0,
+        }
+    }
+
+    /// Plays `moves` (UCI) from `fen` on the searcher's path as the search would and
+    /// returns the verdict on the last position.
+    fn verdict_after<P: EngineRules>(
+        root: P,
+        moves: &str,
+        parse: impl Fn(&P, &str) -> Move,
+    ) -> Verdict {
+        let mut table = TranspositionTable::new(1);
+        let stop = AtomicBool::new(false);
+        let mut searcher = Searcher::new(&root, &[], plan(), &mut table, &stop);
+        let mut position = root;
+        let mut verdict = Verdict::None;
+        for text in moves.split_whitespace() {
+            let mv = parse(&position, text);
+            position.play_unchecked(mv);
+            searcher.push(position.search_key(), position.in_check(), false, mv);
+            verdict = searcher.repetition_verdict(&position);
+        }
+        verdict
+    }
+
+    #[test]
+    fn xiangqi_perpetual_check_in_the_search_loses_for_the_checker_and_a_quiet_repeat_is_a_draw() {
+        let fen = "4k4/9/9/9/9/9/9/9/9/R2K5 w - - 0 1";
+        let parse = |p: &XiangqiPosition, t: &str| p.parse_uci(t).unwrap();
+        // Red checks with every move and the position comes back.
+        let checking = "a1a10 e10e9 a10a9 e9e10 a9a10";
+        let root = XiangqiPosition::from_fen(fen).unwrap();
+        let mut after_first = root.clone();
+        after_first.play_unchecked(parse(&root, "a1a10"));
+        assert!(after_first.in_check());
+        let verdict = verdict_after(after_first, &checking[6..], parse);
+        // Judged: Red, who checked throughout, loses; Black, to move, scores it as won.
+        assert!(matches!(verdict, Verdict::Ends(score) if score == DECIDED));
+        // No checks: a position repeated inside the search scores as a draw.
+        let quiet = "a1b1 e10e9 b1a1 e9e10";
+        let verdict = verdict_after(XiangqiPosition::from_fen(fen).unwrap(), quiet, parse);
+        assert!(matches!(verdict, Verdict::Ends(0)));
+        // Not yet repeated: no verdict.
+        let verdict = verdict_after(
+            XiangqiPosition::from_fen(fen).unwrap(),
+            "a1b1 e10e9 b1a1",
+            parse,
+        );
+        assert!(matches!(verdict, Verdict::None));
+    }
+
+    #[test]
+    fn shogi_repetition_by_a_side_checking_throughout_loses_for_the_checker() {
+        // Sente's rook checks on every move; Gote's king steps back and forth.
+        let root = ShogiPosition::from_any("4k4/9/9/9/9/9/9/9/R3K4 b - 1").unwrap();
+        let parse = |p: &ShogiPosition, t: &str| {
+            let mut moves = crate::rules::MoveList::new();
+            p.legal_moves(&mut moves);
+            *moves
+                .iter()
+                .find(|&&m| p.move_to_uci(m) == t)
+                .unwrap_or_else(|| panic!("{t}"))
+        };
+        let checking = "a1a9 e9d8 a9a8 d8e9 a8a9";
+        let verdict = verdict_after(root.clone(), checking, parse);
+        // After i8i9 Gote's king is in check again and Sente checked throughout the
+        // cycle: Sente (who just moved) loses, so Gote to move scores it as won.
+        assert!(
+            matches!(verdict, Verdict::Ends(score) if score == DECIDED),
+            "verdict"
+        );
+        let quiet = "a1b1 e9d9 b1a1 d9e9";
+        assert!(matches!(
+            verdict_after(root, quiet, parse),
+            Verdict::Ends(0)
+        ));
+    }
+
+    #[test]
+    fn mate_scores_count_moves_and_prefer_the_nearer_mate() {
+        assert_eq!(to_score(MATE - 1), Score::Mate(1));
+        assert_eq!(to_score(MATE - 3), Score::Mate(2));
+        assert_eq!(to_score(-MATE + 2), Score::Mate(-1));
+        assert!(
+            decided(DECIDED, 3) > decided(DECIDED, 5),
+            "a nearer decided win scores higher"
+        );
+        assert_eq!(decided(0, 7), 0);
     }
 }
