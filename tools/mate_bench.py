@@ -3,7 +3,8 @@
 
 Drives `qipan usi` (default target/release/qipan) one problem at a time and prints, per
 mate length, how many were solved, the median and largest time and node counts, and how
-many lines had cshogi's length. Positions qipan's rules refuse are left out (named on
+many lines had cshogi's length (problems marked `;slow`, which tests/mate.rs leaves out, are
+timed too). Positions qipan's rules refuse are left out (named on
 stderr). An optional third argument names another problem file of the same form.
 
     cargo build --release && python3 tools/mate_bench.py [binary] [limit-ms] [file]
@@ -38,7 +39,7 @@ problems = sys.argv[3] if len(sys.argv) > 3 else "tests/data/tsume.txt"
 for text in open(problems):
     if text.startswith("#") or not text.strip():
         continue
-    sfen, plies = text.strip().split(";")
+    sfen, plies = text.strip().split(";")[:2]
     send(f"position sfen {sfen}")
     send(f"go mate {limit}")
     answer, lines = until("checkmate")
