@@ -110,10 +110,6 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// before the picker (janggi: with the staged order it lost both self-play matches
     /// against the one-generation order at equal nodes, 25–35 of 60 and 65–75 of 140).
     const STAGED_MOVE_ORDER: bool = true;
-    /// The kind (below 16) of the piece `mv` moves, or of the piece it drops (not used
-    /// by the search yet: a continuation history indexed by it and the destination was
-    /// tried and measured worse).
-    fn moved_kind(&self, mv: Move) -> u8;
     /// Appends the legal moves the quiescence search looks at: exactly the legal moves
     /// for which [`EngineRules::is_tactical`] holds, generated without the others.
     fn tactical_moves(&self, moves: &mut MoveList) {
@@ -349,10 +345,6 @@ impl EngineRules for XiangqiPosition {
 
     fn quick_legality(&self, mv: Move) -> Option<bool> {
         Some(self.check_move(mv).is_ok())
-    }
-
-    fn moved_kind(&self, mv: Move) -> u8 {
-        xiangqi::kind_of(self.piece_at(mv.from))
     }
 
     fn null_move_safe(&self) -> bool {
@@ -599,10 +591,6 @@ impl EngineRules for JanggiPosition {
 
     fn capture_moves(&self, moves: &mut MoveList) {
         self.legal_captures(moves);
-    }
-
-    fn moved_kind(&self, mv: Move) -> u8 {
-        xiangqi::kind_of(self.piece_at(mv.from))
     }
 
     fn captures_to(&self, square: u8, moves: &mut MoveList) {
@@ -869,14 +857,6 @@ impl EngineRules for ShogiPosition {
 
     fn quick_legality(&self, mv: Move) -> Option<bool> {
         Some(self.check_move(mv).is_ok())
-    }
-
-    fn moved_kind(&self, mv: Move) -> u8 {
-        if mv.is_drop() {
-            mv.from & 15
-        } else {
-            shogi::kind_of(self.piece_at(mv.from))
-        }
     }
 
     fn tactical_moves(&self, moves: &mut MoveList) {

@@ -278,9 +278,6 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     }
     const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
-    fn moved_kind(&self, mv: Move) -> u8 {
-        self.position.moved_kind(mv)
-    }
     fn tactical_moves(&self, moves: &mut MoveList) {
         let mut own = MoveList::new();
         self.position.tactical_moves(&mut own);
