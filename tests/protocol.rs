@@ -532,7 +532,8 @@ fn uci_elo_maps_onto_the_levels() {
         "every level is rated above the one below"
     );
     let mut settings = SearchSettings::default();
-    settings.set("UCI_Elo", Some("1410")).unwrap().unwrap();
+    let level_5 = ELO_FOR_LEVEL[4].to_string();
+    settings.set("UCI_Elo", Some(&level_5)).unwrap().unwrap();
     assert_eq!(
         settings.effective_level(),
         10,
@@ -579,13 +580,17 @@ fn readyok_never_overtakes_a_command_waiting_for_the_search() {
 
 #[test]
 fn spin_options_outside_their_range_are_refused_and_kept() {
-    use qipan::protocol::SearchSettings;
+    use qipan::protocol::{SearchSettings, ELO_FOR_LEVEL, HIGHEST_ELO};
     let mut settings = SearchSettings::default();
+    let (below, above) = (
+        (ELO_FOR_LEVEL[0] - 1).to_string(),
+        (HIGHEST_ELO + 1).to_string(),
+    );
     for (name, value) in [
         ("Skill Level", "0"),
         ("Skill Level", "11"),
-        ("UCI_Elo", "849"),
-        ("UCI_Elo", "2241"),
+        ("UCI_Elo", below.as_str()),
+        ("UCI_Elo", above.as_str()),
     ] {
         assert!(
             settings.set(name, Some(value)).unwrap().is_err(),
