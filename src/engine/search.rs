@@ -343,30 +343,20 @@ impl<P: EngineRules> Searcher<'_, P> {
             let mut child = root.clone();
             child.play_unchecked(mv);
             let gives_check = child.in_check();
-            self.push(child.search_key(), gives_check, false, mv);
-            let score = match self.repetition_verdict(&child) {
-                Verdict::Illegal => {
-                    self.pop();
-                    continue;
-                }
-                Verdict::Ends(score) => {
-                    self.pv_len[1] = 1;
-                    -decided(score, 1)
-                }
-                Verdict::None => {
-                    if index == 0 {
-                        -self.negamax(&child, depth - 1, -beta, -alpha, 1, true)
-                    } else {
-                        let mut score =
-                            -self.negamax(&child, depth - 1, -alpha - 1, -alpha, 1, false);
-                        if score > alpha && score < beta && !self.aborted {
-                            score = -self.negamax(&child, depth - 1, -beta, -alpha, 1, true);
-                        }
-                        score
-                    }
-                }
+            let Some(score) = self.search_child(
+                &child,
+                mv,
+                gives_check,
+                depth - 1,
+                0,
+                alpha,
+                beta,
+                0,
+                true,
+                index == 0,
+            ) else {
+                continue;
             };
-            self.pop();
             if self.aborted {
                 break;
             }
@@ -761,68 +751,42 @@ impl<P: EngineRules> Searcher<'_, P> {
             {
                 continue;
             }
-            self.push(child.search_key(), gives_check, false, mv);
-            let score = match self.repetition_verdict(&child) {
-                Verdict::Illegal => {
-                    self.pop();
-                    continue;
+            let new_depth = depth - 1;
+            let mut reduction = 0;
+            if depth >= 3
+                && searched >= 2
+                && !tactical
+                && !in_check
+                && (!gives_check || mv.is_drop())
+            {
+                reduction = lmr(depth, searched);
+                if pv_node {
+                    reduction -= 1;
                 }
-                Verdict::Ends(score) => {
-                    self.pv_len[ply + 1] = ply + 1;
-                    -decided(score, ply + 1)
+                if !improving {
+                    reduction += 1;
                 }
-                Verdict::None => {
-                    let new_depth = depth - 1;
-                    if searched == 0 {
-                        -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, pv_node)
-                    } else {
-                        let mut reduction = 0;
-                        if depth >= 3
-                            && searched >= 2
-                            && !tactical
-                            && !in_check
-                            && (!gives_check || mv.is_drop())
-                        {
-                            reduction = lmr(depth, searched);
-                            if pv_node {
-                                reduction -= 1;
-                            }
-                            if !improving {
-                                reduction += 1;
-                            }
-                            if is_killer {
-                                reduction -= 1;
-                            }
-                            // Quiet moves that keep failing earn less, those that cut earn more.
-                            reduction -= history / HISTORY_REDUCTION_DIVISOR;
-                            reduction = reduction.clamp(0, new_depth - 1);
-                        }
-                        let mut score = -self.negamax(
-                            &child,
-                            new_depth - reduction,
-                            -alpha - 1,
-                            -alpha,
-                            ply + 1,
-                            false,
-                        );
-                        if score > alpha && reduction > 0 && !self.aborted {
-                            score = -self.negamax(
-                                &child,
-                                new_depth,
-                                -alpha - 1,
-                                -alpha,
-                                ply + 1,
-                                false,
-                            );
-                        }
-                        if score > alpha && score < beta && pv_node && !self.aborted {
-                            score = -self.negamax(&child, new_depth, -beta, -alpha, ply + 1, true);
-                        }
-                        score
-                    }
+                if is_killer {
+                    reduction -= 1;
                 }
+                // Quiet moves that keep failing earn less, those that cut earn more.
+                reduction -= history / HISTORY_REDUCTION_DIVISOR;
+                reduction = reduction.clamp(0, new_depth - 1);
+            }
+            let Some(score) = self.search_child(
+                &child,
+                mv,
+                gives_check,
+                new_depth,
+                reduction,
+                alpha,
+                beta,
+                ply,
+                pv_node,
+                searched == 0,
+            ) else {
+                continue;
             };
-            self.pop();
             if self.aborted {
                 self.give_back_picker(ply, picker);
                 return 0;
@@ -874,6 +838,61 @@ impl<P: EngineRules> Searcher<'_, P> {
         self.table
             .store(key, best_move, best_score, depth, bound, ply as i32);
         best_score
+    }
+
+    /// Searches the position `child`, reached from the node at `ply` by `mv`, and returns
+    /// its score for the side that played `mv`, or `None` when the repetition rules
+    /// forbid `mv`. The first move of a node gets the full window; later ones a null
+    /// window at `new_depth - reduction`, searched again at full depth when they beat
+    /// alpha and, at a principal-variation node, with the full window when inside it.
+    /// The root and the interior nodes share it, so both judge and search a move alike.
+    #[allow(clippy::too_many_arguments)]
+    fn search_child(
+        &mut self,
+        child: &P,
+        mv: Move,
+        gives_check: bool,
+        new_depth: i32,
+        reduction: i32,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+        pv_node: bool,
+        first: bool,
+    ) -> Option<i32> {
+        self.push(child.search_key(), gives_check, false, mv);
+        let score = match self.repetition_verdict(child) {
+            Verdict::Illegal => {
+                self.pop();
+                return None;
+            }
+            Verdict::Ends(score) => {
+                self.pv_len[ply + 1] = ply + 1;
+                -decided(score, ply + 1)
+            }
+            Verdict::None if first => {
+                -self.negamax(child, new_depth, -beta, -alpha, ply + 1, pv_node)
+            }
+            Verdict::None => {
+                let mut score = -self.negamax(
+                    child,
+                    new_depth - reduction,
+                    -alpha - 1,
+                    -alpha,
+                    ply + 1,
+                    false,
+                );
+                if score > alpha && reduction > 0 && !self.aborted {
+                    score = -self.negamax(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                }
+                if score > alpha && score < beta && pv_node && !self.aborted {
+                    score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, true);
+                }
+                score
+            }
+        };
+        self.pop();
+        Some(score)
     }
 
     /// Killer and history bonuses for a quiet move that refuted, maluses for those tried before it.
