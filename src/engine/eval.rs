@@ -5,6 +5,7 @@
 //! Every answer about legality and game end comes from the rules engine; this
 //! module only translates the rules' verdicts into search scores.
 
+use super::tuned;
 use crate::rules::any::AnyPosition;
 use crate::rules::janggi::{JanggiPosition, JanggiRepetition};
 use crate::rules::shogi::{self, ShogiPosition};
@@ -146,18 +147,150 @@ fn keep_captures_to(all: &MoveList, square: u8, moves: &mut MoveList) {
     }
 }
 
+/// The fitted evaluation of a 9×10 game ([`super::tuned`]): its tables and weights.
+struct FittedModel {
+    /// Each kind's value on each square counted from its owner's side, material included.
+    square_values: &'static [[i16; 90]; 8],
+    chariot_mobility: i32,
+    horse_mobility: i32,
+    king_safety: i32,
+    /// Janggi's cannons fade as the board empties; 0 in xiangqi.
+    cannon_fade: i32,
+    tempo: i32,
+    /// Xiangqi counts advisors and elephants as the king's defenders (at most 4); janggi
+    /// counts advisors next to its general (at most 2).
+    janggi_defenders: bool,
+}
+
+/// Horse destinations from `square` with the leg free and no own piece there (xiangqi and
+/// janggi horses move alike).
+#[inline]
+fn horse_mobility(board: &[u8; 90], square: u8, side: Side) -> i32 {
+    let file = (square % 9) as i32;
+    let rank = (square / 9) as i32;
+    let mut count = 0;
+    for (leg_file, leg_rank, ends) in [
+        (1, 0, [(2, 1), (2, -1)]),
+        (-1, 0, [(-2, 1), (-2, -1)]),
+        (0, 1, [(1, 2), (-1, 2)]),
+        (0, -1, [(1, -2), (-1, -2)]),
+    ] {
+        let (f, r) = (file + leg_file, rank + leg_rank);
+        if !(0..9).contains(&f) || !(0..10).contains(&r) || board[(r * 9 + f) as usize] != 0 {
+            continue;
+        }
+        for (df, dr) in ends {
+            let (f, r) = (file + df, rank + dr);
+            if (0..9).contains(&f) && (0..10).contains(&r) {
+                let code = board[(r * 9 + f) as usize];
+                if code == 0 || xiangqi::owner(code) != side {
+                    count += 1;
+                }
+            }
+        }
+    }
+    count
+}
+
+/// The fitted evaluation of a xiangqi or janggi board for the side to move: square
+/// values, chariot and horse mobility, defenders missing against attackers, janggi's
+/// fading cannons and the tempo, term for term as `tools/tune_eval.py` fits them.
+fn fitted_evaluation(
+    model: &FittedModel,
+    board: &[u8; 90],
+    kings: [u8; 2],
+    side_to_move: Side,
+) -> i32 {
+    let mut score = [0i32; 2];
+    let mut defenders = [0i32; 2];
+    let mut attackers = [0i32; 2];
+    let mut cannons = [0i32; 2];
+    let mut pieces = 0;
+    for square in 0..90u8 {
+        let code = board[square as usize];
+        if code == 0 {
+            continue;
+        }
+        pieces += 1;
+        let side = xiangqi::owner(code);
+        let index = side.index();
+        let piece_kind = xiangqi::kind_of(code);
+        let relative = if side == Side::First {
+            square
+        } else {
+            (9 - square / 9) * 9 + square % 9
+        };
+        score[index] += model.square_values[piece_kind as usize][relative as usize] as i32;
+        match piece_kind {
+            kind::CHARIOT => {
+                score[index] += model.chariot_mobility * rook_mobility(board, square);
+                attackers[index] += 2;
+            }
+            kind::HORSE => {
+                score[index] += model.horse_mobility * horse_mobility(board, square, side);
+                attackers[index] += 1;
+            }
+            kind::CANNON => {
+                attackers[index] += 1;
+                cannons[index] += 1;
+            }
+            kind::ADVISOR if model.janggi_defenders => {
+                let king = kings[index];
+                if (square as i32 % 9 - king as i32 % 9).abs() <= 1
+                    && (square as i32 / 9 - king as i32 / 9).abs() <= 1
+                {
+                    defenders[index] += 1;
+                }
+            }
+            kind::ADVISOR | kind::ELEPHANT if !model.janggi_defenders => defenders[index] += 1,
+            _ => {}
+        }
+    }
+    let full = if model.janggi_defenders { 2 } else { 4 };
+    let fade = (32 - pieces).max(0);
+    for side in 0..2 {
+        let missing = full - defenders[side].min(full);
+        score[side] -= model.king_safety * missing * attackers[1 - side];
+        score[side] -= model.cannon_fade * cannons[side] * fade;
+    }
+    let first = score[0] - score[1];
+    model.tempo
+        + if side_to_move == Side::First {
+            first
+        } else {
+            -first
+        }
+}
+
+/// Xiangqi's fitted model.
+const XIANGQI_MODEL: FittedModel = FittedModel {
+    square_values: &tuned::XIANGQI_SQUARE_VALUES,
+    chariot_mobility: tuned::XIANGQI_CHARIOT_MOBILITY,
+    horse_mobility: tuned::XIANGQI_HORSE_MOBILITY,
+    king_safety: tuned::XIANGQI_KING_SAFETY,
+    cannon_fade: 0,
+    tempo: tuned::XIANGQI_TEMPO,
+    janggi_defenders: false,
+};
+
+/// Janggi's fitted model.
+const JANGGI_MODEL: FittedModel = FittedModel {
+    square_values: &tuned::JANGGI_SQUARE_VALUES,
+    chariot_mobility: tuned::JANGGI_CHARIOT_MOBILITY,
+    horse_mobility: tuned::JANGGI_HORSE_MOBILITY,
+    king_safety: tuned::JANGGI_KING_SAFETY,
+    cannon_fade: tuned::JANGGI_CANNON_FADE,
+    tempo: tuned::JANGGI_TEMPO,
+    janggi_defenders: true,
+};
+
 // ---------------------------------------------------------------------------
 // Xiangqi
 // ---------------------------------------------------------------------------
 
-/// Xiangqi values in centipawns by kind: R 9, C 4.5, H 4, A 2, E 2, P 1 (2 after crossing).
+/// Xiangqi values in centipawns by kind (R 9, C 4.5, H 4, A 2, E 2, P 1) for move ordering
+/// and exchanges; the evaluation's own values are fitted ([`XIANGQI_MODEL`]).
 const XIANGQI_VALUES: [i32; 8] = [0, 0, 200, 200, 400, 900, 450, 100];
-
-/// Distance from the centre file (0 on the e-file, 4 on the edges).
-#[inline]
-fn off_centre(file: u8) -> i32 {
-    (file as i32 - 4).abs()
-}
 
 /// Squares a chariot reaches along its four rays on a 9×10 board (mobility).
 #[inline]
@@ -179,58 +312,6 @@ fn rook_mobility(board: &[u8; 90], square: u8) -> i32 {
     count
 }
 
-/// A piece-square-and-material value for one xiangqi piece, from its owner's point of view.
-#[inline]
-fn xiangqi_piece_value(board: &[u8; 90], square: u8, piece_kind: u8, side: Side) -> i32 {
-    let file = square % 9;
-    let rank = square / 9;
-    // Rank counted from the owner's back rank.
-    let forward = if side == Side::First { rank } else { 9 - rank } as i32;
-    let centre = 4 - off_centre(file);
-    match piece_kind {
-        kind::KING => {
-            // A general that has left its back rank is exposed.
-            -12 * forward
-        }
-        kind::ADVISOR | kind::ELEPHANT => {
-            XIANGQI_VALUES[piece_kind as usize] + if file == 4 { 8 } else { 0 }
-        }
-        kind::HORSE => {
-            let advance = match forward {
-                0 => -25,
-                1 => -10,
-                2..=3 => 0,
-                4..=7 => 18,
-                _ => 6,
-            };
-            400 + 7 * centre + advance
-        }
-        kind::CHARIOT => 860 + 5 * rook_mobility(board, square) + if forward >= 5 { 10 } else { 0 },
-        kind::CANNON => {
-            let central = if file == 4 { 15 } else { 0 };
-            let back = if forward <= 2 { 5 } else { 0 };
-            450 + central + back
-        }
-        _ => {
-            if forward >= 5 {
-                // Crossed: worth two, more near the enemy palace, less on the last rank.
-                let advance = match forward {
-                    5 => 0,
-                    6 => 25,
-                    7 => 35,
-                    8 => 25,
-                    _ => -60,
-                };
-                200 + advance + 8 * centre
-            } else if forward == 4 && file == 4 {
-                110
-            } else {
-                100
-            }
-        }
-    }
-}
-
 impl EngineRules for XiangqiPosition {
     const EAGER_LATE_MOVE_PRUNING: bool = true;
 
@@ -242,37 +323,11 @@ impl EngineRules for XiangqiPosition {
     }
 
     fn evaluate(&self) -> i32 {
-        let board = self.board();
-        let mut score = [0i32; 2];
-        let mut defenders = [0i32; 2];
-        let mut attackers = [0i32; 2];
-        for square in 0..90u8 {
-            let code = board[square as usize];
-            if code == 0 {
-                continue;
-            }
-            let side = xiangqi::owner(code);
-            let piece_kind = xiangqi::kind_of(code);
-            let index = side.index();
-            score[index] += xiangqi_piece_value(board, square, piece_kind, side);
-            match piece_kind {
-                kind::ADVISOR | kind::ELEPHANT => defenders[index] += 1,
-                kind::CHARIOT => attackers[index] += 2,
-                kind::HORSE | kind::CANNON => attackers[index] += 1,
-                _ => {}
-            }
-        }
-        // King safety: missing advisors and elephants hurt more the more attackers remain.
-        for side in 0..2 {
-            let missing = 4 - defenders[side].min(4);
-            score[side] -= missing * attackers[1 - side] * 6;
-        }
-        let first = score[0] - score[1];
-        if self.side_to_move() == Side::First {
-            first + 10
-        } else {
-            -first + 10
-        }
+        let kings = [
+            self.king_square(Side::First),
+            self.king_square(Side::Second),
+        ];
+        fitted_evaluation(&XIANGQI_MODEL, self.board(), kings, self.side_to_move())
     }
 
     fn victim_value(&self, mv: Move) -> i32 {
@@ -364,7 +419,8 @@ impl EngineRules for XiangqiPosition {
 // Janggi
 // ---------------------------------------------------------------------------
 
-/// Janggi values in centipawns by kind (KJA points × 100: C 13, P 7, H 5, E 3, A 3, S 2).
+/// Janggi values in centipawns by kind (KJA points × 100: C 13, P 7, H 5, E 3, A 3, S 2) for
+/// move ordering and exchanges; the evaluation's own values are fitted ([`JANGGI_MODEL`]).
 const JANGGI_VALUES: [i32; 8] = [0, 0, 300, 300, 500, 1300, 700, 200];
 
 impl EngineRules for JanggiPosition {
@@ -382,95 +438,17 @@ impl EngineRules for JanggiPosition {
     }
 
     fn evaluate(&self) -> i32 {
-        let board = self.board();
-        let mut score = [0i32; 2];
-        let mut pieces = 0;
-        let mut advisors_near_king = [0i32; 2];
-        let mut attackers = [0i32; 2];
         let kings = [
             self.king_square(Side::First),
             self.king_square(Side::Second),
         ];
-        for square in 0..90u8 {
-            let code = board[square as usize];
-            if code == 0 {
-                continue;
-            }
-            pieces += 1;
-            let side = xiangqi::owner(code);
-            let index = side.index();
-            let piece_kind = xiangqi::kind_of(code);
-            let file = square % 9;
-            let rank = square / 9;
-            let forward = if side == Side::First { rank } else { 9 - rank } as i32;
-            let centre = 4 - off_centre(file);
-            let value = match piece_kind {
-                kind::KING => {
-                    // The general belongs in the palace centre or behind it.
-                    if square == 13 || square == 76 {
-                        10
-                    } else {
-                        0
-                    }
-                }
-                kind::ADVISOR => {
-                    let king = kings[index];
-                    let near = (file as i32 - (king % 9) as i32).abs() <= 1
-                        && (rank as i32 - (king / 9) as i32).abs() <= 1;
-                    if near {
-                        advisors_near_king[index] += 1;
-                    }
-                    300
-                }
-                kind::ELEPHANT => 300 + 4 * centre,
-                kind::HORSE => {
-                    attackers[index] += 1;
-                    500 + 6 * centre + if (3..=6).contains(&forward) { 12 } else { 0 }
-                }
-                kind::CHARIOT => {
-                    attackers[index] += 2;
-                    1240 + 4 * rook_mobility(board, square)
-                }
-                kind::CANNON => {
-                    attackers[index] += 1;
-                    700
-                }
-                _ => {
-                    // Soldiers: advancing toward the enemy palace, better near the centre.
-                    let advance = match forward {
-                        0..=3 => 0,
-                        4 => 10,
-                        5 => 20,
-                        6 => 35,
-                        7 | 8 => 45,
-                        _ => 10,
-                    };
-                    200 + advance + 3 * centre
-                }
-            };
-            score[index] += value;
-        }
-        // Cannons need screens: they fade as the board empties.
-        for square in 0..90u8 {
-            let code = board[square as usize];
-            if code != 0 && xiangqi::kind_of(code) == kind::CANNON {
-                let fade = (32 - pieces).max(0) * 6;
-                score[xiangqi::owner(code).index()] -= fade;
-            }
-        }
-        for side in 0..2 {
-            let missing = 2 - advisors_near_king[side].min(2);
-            score[side] -= missing * attackers[1 - side] * 8;
-        }
+        let fitted = fitted_evaluation(&JANGGI_MODEL, self.board(), kings, self.side_to_move());
         // Han's 1.5 points (덤) count in every scored ending.
-        if self.rules().scoring {
-            score[1] += 150;
-        }
-        let first = score[0] - score[1];
+        let han = if self.rules().scoring { 150 } else { 0 };
         if self.side_to_move() == Side::First {
-            first + 10
+            fitted - han
         } else {
-            -first + 10
+            fitted + han
         }
     }
 

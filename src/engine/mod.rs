@@ -14,6 +14,7 @@ pub mod report;
 pub mod search;
 pub mod see;
 pub mod table;
+pub mod tuned;
 
 use crate::rules::any::{AnyPosition, PieceKind};
 use crate::rules::game::Game;
@@ -369,6 +370,17 @@ impl Engine {
                 run_search::<ShogiPosition>(p, game, root_moves, plan, sight, table, stop, report)
             }
         })
+    }
+}
+
+/// The search's static evaluation of `position` in centipawns for the side to move
+/// (what a quiet position is worth to the search, before any move is looked at).
+pub fn static_evaluation(position: &AnyPosition) -> i32 {
+    use eval::EngineRules;
+    match position {
+        AnyPosition::Xiangqi(p) => p.evaluate(),
+        AnyPosition::Janggi(p) => p.evaluate(),
+        AnyPosition::Shogi(p) => p.evaluate(),
     }
 }
 

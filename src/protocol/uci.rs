@@ -131,6 +131,12 @@ impl UciSession {
             "position" => self.set_position(&rest, out)?,
             "go" => self.go(&rest, out)?,
             "d" => self.display(out)?,
+            // The static evaluation of the position, for tuning and checks (FSF has `eval`).
+            "eval" => writeln!(
+                out,
+                "info string static evaluation {} cp for the side to move",
+                crate::engine::static_evaluation(self.game.position())
+            )?,
             "quit" => {
                 self.stop_search();
                 return Ok(Flow::Quit);
