@@ -79,8 +79,8 @@ pub fn limits_for_level(level: u8, move_time: Duration) -> Limits {
         (7_000, 45, 130),
         (15_000, 30, 100),
         (30_000, 22, 70),
-        (120_000, 12, 35),
-        (400_000, 6, 10),
+        (70_000, 16, 50),
+        (180_000, 11, 30),
     ];
     let mut limits = Limits {
         movetime: Some(move_time),
