@@ -410,11 +410,11 @@ pub const MAX_OVERHEAD_MS: u64 = 5_000;
 
 /// The rating `UCI_Elo` gives each limited level 1–9, measured: a ladder of matches
 /// between adjacent levels in all three games, anchored on Fairy-Stockfish's own
-/// `UCI_Elo` 1350, the mean of the three games (tools/STRENGTH.md "Session 7",
-/// `python3 tools/ladder_ratings.py tools/results/ladder-session7`). Level 10, full
+/// `UCI_Elo` 1350, the mean of the three games (tools/STRENGTH.md "Session 8",
+/// `python3 tools/ladder_ratings.py tools/results/ladder-session8`). Level 10, full
 /// strength, is what `UCI_LimitStrength` off gives.
 pub const ELO_FOR_LEVEL: [u32; MAX_LEVEL as usize - 1] =
-    [830, 950, 1020, 1220, 1420, 1570, 1710, 1980, 2270];
+    [810, 940, 1040, 1240, 1420, 1570, 1710, 1840, 2030];
 
 /// The strongest rating `UCI_Elo` takes (level 9's).
 pub const HIGHEST_ELO: u32 = ELO_FOR_LEVEL[MAX_LEVEL as usize - 2];
