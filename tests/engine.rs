@@ -2,7 +2,7 @@
 //! repetition and janggi scoring read from the rules.
 
 use qipan::engine::{best_move, limits_for_level, Engine, Limits, Score, SearchInfo};
-use qipan::rules::any::Variant;
+use qipan::rules::any::{GameKind, Variant};
 use qipan::rules::game::Game;
 use qipan::rules::{MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -492,13 +492,16 @@ fn levels_are_named_and_repeatable() {
     assert_eq!(qipan::engine::level_name(10, false), "expert");
     let game = Game::from_variant(Variant::Xiangqi);
     for level in [1, 4, 8] {
-        let limits = limits_for_level(level, Duration::from_secs(30));
+        let limits = limits_for_level(GameKind::Xiangqi, level, Duration::from_secs(30));
         let stop = AtomicBool::new(false);
         let first = Engine::default().search(&game, limits, &stop, &mut |_| {});
         let second = Engine::default().search(&game, limits, &stop, &mut |_| {});
         assert_eq!(first, second, "level {level} is not repeatable");
     }
-    assert_eq!(limits_for_level(10, Duration::from_secs(2)).nodes, None);
+    assert_eq!(
+        limits_for_level(GameKind::Shogi, 10, Duration::from_secs(2)).nodes,
+        None
+    );
 }
 
 /// Searches `fen` for `lines` best lines within `limits`; returns the lines of the last

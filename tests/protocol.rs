@@ -501,6 +501,7 @@ fn clock_figures_with_decimals_are_truncated_not_refused() {
 #[test]
 fn the_time_margin_is_taken_off_every_clock_figure() {
     use qipan::protocol::{parse_go, Dialect, SearchSettings};
+    use qipan::rules::any::GameKind;
     use qipan::rules::Side;
     let mut settings = SearchSettings::default();
     assert_eq!(settings.set("Move Overhead", Some("50")), Some(Ok(())));
@@ -508,7 +509,7 @@ fn the_time_margin_is_taken_off_every_clock_figure() {
         &["wtime", "1000", "btime", "2000", "movetime", "30"],
         Dialect::Uci,
     );
-    let limits = go.limits_with(Side::First, &settings);
+    let limits = go.limits_with(Side::First, GameKind::Xiangqi, &settings);
     assert_eq!(limits.time_left, Some(Duration::from_millis(950)));
     assert_eq!(limits.movetime, Some(Duration::from_millis(1)));
     assert!(settings.set("NetworkDelay", Some("-3")).unwrap().is_err());

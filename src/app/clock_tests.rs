@@ -314,7 +314,11 @@ fn the_cpu_search_finishes_inside_its_time() {
         ("2s+1s", seconds(2)),
     ] {
         let control: TimeControl = text.parse().unwrap();
-        let limits = clock_limits(crate::app::cpu_limits(10), control, control.initial());
+        let limits = clock_limits(
+            crate::app::cpu_limits(GameKind::Xiangqi, 10),
+            control,
+            control.initial(),
+        );
         let stop = AtomicBool::new(false);
         let started = std::time::Instant::now();
         let mv = crate::engine::best_move(&game, limits, &stop, &mut |_| {});

@@ -1746,8 +1746,11 @@ impl App {
         let side = play.game.position().side_to_move();
         let (limits, engine) = match play.player(side) {
             Player::Human => return,
-            Player::Computer { level } => (cpu_limits(level), None),
-            Player::Engine { index } => (limits_for_level(MAX_LEVEL, CPU_MOVE_TIME), Some(index)),
+            Player::Computer { level } => (cpu_limits(play.game.variant().kind(), level), None),
+            Player::Engine { index } => (
+                limits_for_level(play.game.variant().kind(), MAX_LEVEL, CPU_MOVE_TIME),
+                Some(index),
+            ),
         };
         let limits = self.limits_with_clock(limits, side);
         let Some(play) = &mut self.play else { return };
@@ -1837,10 +1840,10 @@ pub const CPU_MOVE_TIME: Duration = Duration::from_secs(5);
 /// How long the hint key's search thinks.
 pub const HINT_TIME: Duration = Duration::from_secs(1);
 
-/// The engine limits of a CPU level: the engine's own level table
+/// The engine limits of a CPU level in `game`: the engine's own level table
 /// ([`crate::engine::limits_for_level`]) with [`CPU_MOVE_TIME`] per move.
-pub fn cpu_limits(level: u8) -> Limits {
-    limits_for_level(level.clamp(1, MAX_LEVEL), CPU_MOVE_TIME)
+pub fn cpu_limits(game: GameKind, level: u8) -> Limits {
+    limits_for_level(game, level.clamp(1, MAX_LEVEL), CPU_MOVE_TIME)
 }
 
 /// The players of a saved game: an engine that is no longer configured becomes a

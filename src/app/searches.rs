@@ -52,7 +52,7 @@ impl App {
         self.effects.push(Effect::StartSearch {
             id,
             game: Box::new(play.game.clone()),
-            limits: limits_for_level(MAX_LEVEL, HINT_TIME),
+            limits: limits_for_level(variant.kind(), MAX_LEVEL, HINT_TIME),
             stop,
             engine: hint_engine,
         });

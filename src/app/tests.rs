@@ -434,7 +434,7 @@ fn the_computer_answers_through_an_effect() {
     else {
         panic!("no search: {effects:?}");
     };
-    assert_eq!(*limits, cpu_limits(1));
+    assert_eq!(*limits, cpu_limits(GameKind::Xiangqi, 1));
     // A human cannot move for the CPU.
     app.update(Action::Select);
     assert!(status(&app).contains("CPU"), "{}", status(&app));
@@ -451,15 +451,29 @@ fn the_computer_answers_through_an_effect() {
 
 #[test]
 fn cpu_levels_use_the_engine_table_and_level_ten_the_whole_move_time() {
-    for level in 1..=10 {
-        assert_eq!(
-            cpu_limits(level),
-            crate::engine::limits_for_level(level, CPU_MOVE_TIME)
-        );
+    for game in [GameKind::Xiangqi, GameKind::Shogi, GameKind::Janggi] {
+        for level in 1..=10 {
+            assert_eq!(
+                cpu_limits(game, level),
+                crate::engine::limits_for_level(game, level, CPU_MOVE_TIME)
+            );
+        }
+        assert!(cpu_limits(game, 1).nodes < cpu_limits(game, 9).nodes);
+        assert_eq!(cpu_limits(game, 10).nodes, None);
+        assert_eq!(cpu_limits(game, 10).movetime, Some(CPU_MOVE_TIME));
     }
-    assert!(cpu_limits(1).nodes < cpu_limits(9).nodes);
-    assert_eq!(cpu_limits(10).nodes, None);
-    assert_eq!(cpu_limits(10).movetime, Some(CPU_MOVE_TIME));
+}
+
+#[test]
+fn every_level_looks_at_more_nodes_than_the_one_below_in_every_game() {
+    for game in [GameKind::Xiangqi, GameKind::Shogi, GameKind::Janggi] {
+        for level in 2..=9 {
+            assert!(
+                cpu_limits(game, level).nodes > cpu_limits(game, level - 1).nodes,
+                "{game:?} level {level}"
+            );
+        }
+    }
 }
 
 #[test]
@@ -699,7 +713,8 @@ fn watch_mode_plays_both_sides_and_a_new_game_stops_it() {
     let mut app = App::with_game(Settings::default(), options);
     for _ in 0..4 {
         let (id, stop, game) = started_search(&mut app);
-        let mv = crate::engine::best_move(&game, cpu_limits(1), &stop, &mut |_| {});
+        let mv =
+            crate::engine::best_move(&game, cpu_limits(GameKind::Janggi, 1), &stop, &mut |_| {});
         app.update(Action::ComputerMove { search: id, mv });
     }
     assert_eq!(play(&app).game.moves().len(), 4);
@@ -922,7 +937,12 @@ fn an_engine_can_resign_and_a_hint_can_come_from_an_engine() {
 /// The CPU (second player) answers with `mv` after reporting `score` for its search.
 fn cpu_answers(app: &mut App, score: crate::engine::Score) {
     let (id, stop, game) = started_search(app);
-    let mv = crate::engine::best_move(&game, cpu_limits(1), &stop, &mut |_| {});
+    let mv = crate::engine::best_move(
+        &game,
+        cpu_limits(game.variant().kind(), 1),
+        &stop,
+        &mut |_| {},
+    );
     let report = SearchReport {
         depth: 3,
         score,
@@ -1001,7 +1021,8 @@ fn a_cpu_move_never_closes_a_popup() {
     let mut app = App::with_game(Settings::default(), options);
     let answer = |app: &mut App| {
         let (id, stop, game) = started_search(app);
-        let mv = crate::engine::best_move(&game, cpu_limits(1), &stop, &mut |_| {});
+        let mv =
+            crate::engine::best_move(&game, cpu_limits(GameKind::Xiangqi, 1), &stop, &mut |_| {});
         app.update(Action::ComputerMove { search: id, mv });
     };
     answer(&mut app);

@@ -16,7 +16,7 @@ pub mod see;
 pub mod table;
 pub mod tuned;
 
-use crate::rules::any::{AnyPosition, PieceKind};
+use crate::rules::any::{AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
 use crate::rules::janggi::JanggiPosition;
 use crate::rules::shogi::ShogiPosition;
@@ -63,12 +63,26 @@ pub struct Limits {
 /// The strongest level: full strength, using the whole move time.
 pub const MAX_LEVEL: u8 = 10;
 
-/// Limits for a CPU level from 1 (beginner) to 10 (expert), thinking at most `move_time`.
+/// Shogi's own rows for levels 3 and 4, (level, (nodes, noise, blindness)), in place of
+/// the table's.
+///
+/// Drops give shogi about twice the legal moves of xiangqi (some 60 in the middle game
+/// against 30), so a budget reaches about a ply less: at the table's 500 and 1,000 nodes
+/// levels 2 and 3 both stop at depth 1–2, and shogi's level 3 scored 41–45% against its
+/// level 2 over 100 games (sessions 6 and 7, `tools/STRENGTH.md`) where xiangqi's and
+/// janggi's score 63–70%. More nodes alone (1,800) or a weaker level 2 did not help
+/// (50%, 42%); level 3 at 2,000 nodes and a little less noise and blindness scores 61%,
+/// and level 4 moves up with it (4 vs 3 72%, 5 vs 4 67%; session 8).
+const SHOGI_ROWS: [(u8, (u64, u32, u32)); 2] = [(3, (2_000, 70, 200)), (4, (5_000, 55, 170))];
+
+/// Limits for a CPU level from 1 (beginner) to 10 (expert) in `game`, thinking at most
+/// `move_time`.
 ///
 /// Levels 1–9 are set by node counts, blind spots and a little evaluation noise, so a
 /// level plays the same on a fast or a slow machine; `move_time` only caps them. Level 10 has no node cap
-/// and uses the whole move time.
-pub fn limits_for_level(level: u8, move_time: Duration) -> Limits {
+/// and uses the whole move time. The game matters only where a budget buys less depth
+/// in it ([`SHOGI_ROWS`]).
+pub fn limits_for_level(game: GameKind, level: u8, move_time: Duration) -> Limits {
     let level = level.clamp(1, MAX_LEVEL);
     // (nodes, noise in centipawns, blindness in per mille) per level: a weak level
     // looks at little, misjudges a little and, above all, overlooks moves.
@@ -80,15 +94,19 @@ pub fn limits_for_level(level: u8, move_time: Duration) -> Limits {
         (7_000, 45, 130),
         (15_000, 30, 100),
         (30_000, 22, 70),
-        (120_000, 12, 35),
-        (400_000, 6, 10),
+        (70_000, 16, 50),
+        (180_000, 11, 30),
     ];
     let mut limits = Limits {
         movetime: Some(move_time),
         ..Limits::default()
     };
     if level < MAX_LEVEL {
-        let (nodes, noise, blindness) = TABLE[level as usize - 1];
+        let shogi_row = SHOGI_ROWS.iter().find(|(at, _)| *at == level);
+        let (nodes, noise, blindness) = match shogi_row {
+            Some(&(_, row)) if game == GameKind::Shogi => row,
+            _ => TABLE[level as usize - 1],
+        };
         limits.nodes = Some(nodes);
         limits.noise = noise;
         limits.blindness = blindness;

@@ -11,7 +11,7 @@ pub mod uci;
 pub mod usi;
 
 use crate::engine::{limits_for_level, Engine, Limits, Score, SearchInfo, MAX_LEVEL, MAX_LINES};
-use crate::rules::any::AnyPosition;
+use crate::rules::any::{AnyPosition, GameKind};
 use crate::rules::game::Game;
 use crate::rules::{Move, Position, Side};
 use std::io::{BufRead, Write};
@@ -410,11 +410,11 @@ pub const MAX_OVERHEAD_MS: u64 = 5_000;
 
 /// The rating `UCI_Elo` gives each limited level 1–9, measured: a ladder of matches
 /// between adjacent levels in all three games, anchored on Fairy-Stockfish's own
-/// `UCI_Elo` 1350, the mean of the three games (tools/STRENGTH.md "Session 7",
-/// `python3 tools/ladder_ratings.py tools/results/ladder-session7`). Level 10, full
+/// `UCI_Elo` 1350, the mean of the three games (tools/STRENGTH.md "Session 8",
+/// `python3 tools/ladder_ratings.py tools/results/ladder-session8`). Level 10, full
 /// strength, is what `UCI_LimitStrength` off gives.
 pub const ELO_FOR_LEVEL: [u32; MAX_LEVEL as usize - 1] =
-    [830, 950, 1020, 1220, 1420, 1570, 1710, 1980, 2270];
+    [810, 940, 1040, 1240, 1420, 1570, 1710, 1840, 2030];
 
 /// The strongest rating `UCI_Elo` takes (level 9's).
 pub const HIGHEST_ELO: u32 = ELO_FOR_LEVEL[MAX_LEVEL as usize - 2];
@@ -515,8 +515,8 @@ impl SearchSettings {
 }
 
 impl GoCommand {
-    /// The limits for the side to move, with the level's node cap and noise applied.
-    pub fn limits_for(&self, side: Side, level: u8) -> Limits {
+    /// The limits for the side to move in `game`, with the level's node cap and noise applied.
+    pub fn limits_for(&self, side: Side, game: GameKind, level: u8) -> Limits {
         let mut limits = self.limits;
         limits.time_left = self.own_time.or(self.time[side.index()]);
         limits.increment = self.own_increment.unwrap_or(self.increment[side.index()]);
@@ -526,7 +526,7 @@ impl GoCommand {
             limits.movetime = Some(self.byoyomi);
         }
         if level < MAX_LEVEL {
-            let level_limits = limits_for_level(level, Duration::from_secs(3600));
+            let level_limits = limits_for_level(game, level, Duration::from_secs(3600));
             limits.nodes = Some(
                 limits
                     .nodes
@@ -543,8 +543,8 @@ impl GoCommand {
 
     /// [`GoCommand::limits_for`] with the session's settings: level, lines, and the
     /// overhead taken off every clock figure (never below 1 ms).
-    pub fn limits_with(&self, side: Side, settings: &SearchSettings) -> Limits {
-        let mut limits = self.limits_for(side, settings.effective_level());
+    pub fn limits_with(&self, side: Side, game: GameKind, settings: &SearchSettings) -> Limits {
+        let mut limits = self.limits_for(side, game, settings.effective_level());
         limits.multipv = settings.multipv;
         let less = |time: Duration| {
             time.saturating_sub(settings.overhead)

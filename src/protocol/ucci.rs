@@ -203,7 +203,7 @@ impl UcciSession {
         }
         let side = self.game.position().side_to_move();
         let job = Job::Search {
-            limits: go.limits_with(side, &self.settings),
+            limits: go.limits_with(side, self.game.variant().kind(), &self.settings),
             ponder: go.ponder,
             banned: self.banned.clone(),
         };

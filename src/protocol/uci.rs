@@ -217,7 +217,7 @@ impl UciSession {
                 }
                 let side = self.game.position().side_to_move();
                 Job::Search {
-                    limits: go.limits_with(side, &self.settings),
+                    limits: go.limits_with(side, self.game.variant().kind(), &self.settings),
                     ponder: go.ponder,
                     banned: Vec::new(),
                 }

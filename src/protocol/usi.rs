@@ -168,7 +168,7 @@ impl UsiSession {
             }
         }
         let job = Job::Search {
-            limits: go.limits_with(side, &self.settings),
+            limits: go.limits_with(side, self.game.variant().kind(), &self.settings),
             ponder: go.ponder,
             banned: Vec::new(),
         };
