@@ -343,19 +343,30 @@ impl<P: EngineRules> Searcher<'_, P> {
             let mut child = root.clone();
             child.play_unchecked(mv);
             let gives_check = child.in_check();
-            let Some(score) = self.search_child(
-                &child,
-                mv,
-                gives_check,
-                depth - 1,
-                0,
-                alpha,
-                beta,
-                0,
-                true,
-                index == 0,
-            ) else {
-                continue;
+            // A move that leaves the opponent no legal move wins at once (checkmate, or
+            // stalemate, which loses in these games). Inside the tree reverse futility can
+            // stand pat in a position without moves; the root makes sure it is never missed.
+            let mut replies = MoveList::new();
+            child.legal_moves(&mut replies);
+            let score = if replies.is_empty() && child.position_end().is_none() {
+                self.pv_len[1] = 1;
+                MATE - 1
+            } else {
+                let Some(score) = self.search_child(
+                    &child,
+                    mv,
+                    gives_check,
+                    depth - 1,
+                    0,
+                    alpha,
+                    beta,
+                    0,
+                    true,
+                    index == 0,
+                ) else {
+                    continue;
+                };
+                score
             };
             if self.aborted {
                 break;
