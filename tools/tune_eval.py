@@ -118,13 +118,15 @@ def last_cp(info):
 
 
 def board_of(fen):
-    """{(file, rank): letter} with rank 0 at the bottom (the first player's back rank)."""
-    rows = fen.split()[0].split("/")
+    """{(file, rank): piece} with rank 0 at the bottom (the first player's back rank), for
+    any board height; a promoted shogi piece keeps its "+" (`+P`). Hands are left out."""
+    rows = fen.split()[0].split("[")[0].split("/")
     board = {}
     for row_index, row in enumerate(rows):
-        rank = 9 - row_index
+        rank = len(rows) - 1 - row_index
         file = 0
         number = ""
+        promoted = False
         for char in row:
             if char.isdigit():
                 number += char
@@ -132,7 +134,11 @@ def board_of(fen):
             if number:
                 file += int(number)
                 number = ""
-            board[(file, rank)] = char
+            if char == "+":
+                promoted = True
+                continue
+            board[(file, rank)] = ("+" if promoted else "") + char
+            promoted = False
             file += 1
     return board
 
@@ -316,29 +322,12 @@ def shogi_features(fen):
         hand = hand.rstrip("]")
     second_to_move = fen.split()[1] == "b"
     vector = [0.0] * (14 * SHOGI_SQUARES + sum(SHOGI_HAND.values()))
-    rows = placement.split("/")
-    for row_index, row in enumerate(rows):
-        rank = 8 - row_index
-        file = 0
-        promoted = False
-        number = ""
-        for char in row:
-            if char.isdigit():
-                number += char
-                continue
-            if number:
-                file += int(number)
-                number = ""
-            if char == "+":
-                promoted = True
-                continue
-            side = 0 if char.isupper() else 1
-            name = ("+" if promoted else "") + char.lower()
-            promoted = False
-            forward = rank if side == 0 else 8 - rank
-            folded = min(file, 8 - file)
-            vector[SHOGI_KINDS.index(name) * SHOGI_SQUARES + forward * 5 + folded] += 1.0 if side == 0 else -1.0
-            file += 1
+    for (file, rank), piece in board_of(fen).items():
+        side = 0 if piece[-1].isupper() else 1
+        forward = rank if side == 0 else 8 - rank
+        folded = min(file, 8 - file)
+        index = SHOGI_KINDS.index(piece.lower()) * SHOGI_SQUARES + forward * 5 + folded
+        vector[index] += 1.0 if side == 0 else -1.0
     counts = {}
     for char in hand:
         if char == "-" or char.isdigit():
