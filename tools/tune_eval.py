@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Tune the xiangqi and janggi evaluations on positions scored by Fairy-Stockfish.
+"""Tune qipan's evaluations on positions scored by Fairy-Stockfish.
 
 Not run by `cargo test`. Needs `pip install pyffish numpy` and the Debian
 `fairy-stockfish` package. Two steps, both repeatable (seeded, node-limited, one thread):
@@ -8,39 +8,45 @@ Not run by `cargo test`. Needs `pip install pyffish numpy` and the Debian
     #    openings; every position it searched (not in check, its best move not a
     #    capture, |score| below --max-score) is kept with its score for the side to move
     python3 tools/tune_eval.py generate --variant janggi --games 600 --output /tmp/janggi.tsv
-    # 2. the fit: a linear evaluation (material + piece-square deltas + a few terms)
-    #    fitted by ridge regression to those scores, rescaled to qipan's material scale,
-    #    written as the Rust tables of src/engine/tuned.rs (both games at once)
+    # 2. the fit: linear evaluations fitted by ridge regression to those scores, rescaled
+    #    to qipan's material scale, written as the Rust tables of src/engine/tuned.rs
+    #    (all games at once; shogi's terms come from the release build, so build it first)
     python3 tools/tune_eval.py fit --xiangqi /tmp/xiangqi.tsv --janggi /tmp/janggi.tsv \
-        --output src/engine/tuned.rs
+        --shogi /tmp/shogi.tsv --output src/engine/tuned.rs
 
-The positions the shipped tables were fitted to are committed (tools/data/tune-xiangqi.tsv.gz,
-tune-janggi.tsv.gz: 8,144 and 8,016 positions, `generate --games 300 --opening-plies 4`,
-stopped after about 110 games), so `fit --xiangqi tools/data/tune-xiangqi.tsv.gz --janggi
-tools/data/tune-janggi.tsv.gz --output src/engine/tuned.rs` rewrites src/engine/tuned.rs
-exactly, without Fairy-Stockfish.
+The positions the shipped tables were fitted to are committed (tools/data/tune-*.tsv.gz):
+xiangqi 28,585 and janggi 29,258 positions (session 8's `generate --games 300
+--opening-plies 4`, stopped after about 110 games, then session 9's `--games 250
+--opening-plies 4 --seed 9`), shogi 13,899 (`--games 250 --opening-plies 4 --seed 9`).
+So `fit --xiangqi tools/data/tune-xiangqi.tsv.gz --janggi tools/data/tune-janggi.tsv.gz
+--shogi tools/data/tune-shogi.tsv.gz --output src/engine/tuned.rs` rewrites
+src/engine/tuned.rs exactly, without Fairy-Stockfish (with `cargo build --release` done).
 
-`fit --shogi` fits corrections to qipan's own shogi evaluation the same way (square and
-hand deltas). They are not used: fitted to 5,532 positions they lost 15-41 in self-play at
-20,000 nodes (tools/results/session8), the hand deltas being noise. More positions and a
-stronger ridge are the next thing to try.
-
-The model is the one `src/engine/eval.rs` computes for these two games, term for term:
+The xiangqi and janggi model is the one `src/engine/eval.rs` computes, term for term:
 
 - a value for each piece kind on each square, counted from its owner's side (rank 0 is
   the owner's back rank) with the board folded left-right (files 0-4), as material
   plus a square delta; the deltas are pulled toward zero (ridge) so rare squares stay
   near the material value;
-- chariot mobility (squares its four rays reach) and horse mobility (destinations with
-  the leg free and not holding an own piece), per piece;
+- the same again for the endgame, counted in proportion to how far the game has gone
+  (the phase: chariots 4, horses and cannons 2, 32 at the start; the endgame share is
+  1 - min(phase, 32) / 32), so a piece's worth and best squares change as the board empties;
+- chariot mobility (squares its four rays reach), horse mobility (destinations with the
+  leg free and not holding an own piece) and cannon reach (xiangqi: slides plus the
+  capture over a screen; janggi: jumps over a screen that is not a cannon), per piece;
+- cannons on the enemy king's file or rank with 0, 1 or 2 pieces between;
 - king safety: missing defenders (xiangqi: advisors and elephants, at most 4; janggi:
   advisors next to the general, at most 2) times the opponent's attackers (chariot 2,
   horse and cannon 1);
 - janggi only: each cannon's fade as the board empties (max(0, 32 - pieces));
 - the side to move's tempo.
 
-The fitted centipawns are rescaled so the mean chariot keeps qipan's chariot value
+The fitted centipawns are rescaled so the opening chariot keeps qipan's chariot value
 (xiangqi 900, janggi 1300), so the search's margins keep their meaning.
+
+Shogi keeps qipan's own evaluation (`shogi_terms` in src/engine/eval.rs: material on the
+board and in hand, advances, reach, the king's place and guards, a king-danger penalty)
+and fits only its 34 weights, starting from the hand-made ones (see `fit_shogi`).
 """
 
 import argparse
@@ -171,38 +177,119 @@ def horse_moves(board, file, rank, upper):
     return count
 
 
+def cannon_reach(board, file, rank, variant):
+    """Squares a cannon reaches: xiangqi's slides to empty squares plus its capture over one
+    screen; janggi's jumps over one screen that is not a cannon (landing empty, or taking
+    a piece that is not a cannon). Palace diagonals are left out."""
+    letter = board[(file, rank)]
+    count = 0
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        f, r = file + df, rank + dr
+        screen = False
+        while 0 <= f < 9 and 0 <= r < 10:
+            other = board.get((f, r))
+            if variant == "xiangqi":
+                if not screen:
+                    if other is None:
+                        count += 1
+                    else:
+                        screen = True
+                elif other is not None:
+                    if other.isupper() != letter.isupper():
+                        count += 1
+                    break
+            else:
+                if not screen:
+                    if other is not None:
+                        if other.lower() == "c":
+                            break
+                        screen = True
+                elif other is None:
+                    count += 1
+                else:
+                    if other.isupper() != letter.isupper() and other.lower() != "c":
+                        count += 1
+                    break
+            f += df
+            r += dr
+    return count
+
+
+def pieces_between(board, start, end):
+    """Pieces strictly between two squares on one file or rank."""
+    df = (end[0] > start[0]) - (end[0] < start[0])
+    dr = (end[1] > start[1]) - (end[1] < start[1])
+    f, r = start[0] + df, start[1] + dr
+    count = 0
+    while (f, r) != end:
+        count += (f, r) in board
+        f += df
+        r += dr
+    return count
+
+
+# The feature vector's layout: material and square deltas (all phases), then the same for
+# the endgame share, then the single terms.
+MATERIAL = 0
+SQUARE_DELTAS = 7
+ENDGAME_MATERIAL = SQUARE_DELTAS + 7 * SQUARES
+ENDGAME_DELTAS = ENDGAME_MATERIAL + 7
+TERMS = ENDGAME_DELTAS + 7 * SQUARES
+TERM_NAMES = ["chariot mobility", "horse mobility", "king safety", "cannon fade",
+              "cannon reach", "cannon facing king", "cannon facing king over one",
+              "cannon facing king over two", "tempo"]
+FEATURES = TERMS + len(TERM_NAMES)
+# The game phase: chariots count 4, horses and cannons 2 (32 at the start); the endgame
+# share of a position is 1 - min(phase, 32) / 32.
+PHASE_WEIGHT = {"r": 4, "n": 2, "c": 2}
+FULL_PHASE = 32
+
+
 def features(variant, fen):
     """The model's feature vector for `fen`, from the side to move's point of view."""
     board = board_of(fen)
     second_to_move = fen.split()[1] == "b"
-    size = 7 + 7 * SQUARES + 5
-    vector = [0.0] * size
-    extra = 7 + 7 * SQUARES
+    vector = [0.0] * FEATURES
+    term = {name: TERMS + index for index, name in enumerate(TERM_NAMES)}
     defenders = [0, 0]
     attackers = [0, 0]
     cannons = [0, 0]
     kings = {}
+    phase = 0
     for (file, rank), letter in board.items():
         if letter.lower() == "k":
             kings[0 if letter.isupper() else 1] = (file, rank)
+        phase += PHASE_WEIGHT.get(letter.lower(), 0)
+    endgame = 1.0 - min(phase, FULL_PHASE) / FULL_PHASE
     for (file, rank), letter in board.items():
         side = 0 if letter.isupper() else 1
         sign = 1.0 if side == 0 else -1.0
         kind = KINDS.index(letter.lower())
         forward = rank if side == 0 else 9 - rank
         folded = min(file, 8 - file)
-        vector[kind] += sign
-        vector[7 + kind * SQUARES + forward * 5 + folded] += sign
+        square = kind * SQUARES + forward * 5 + folded
+        vector[MATERIAL + kind] += sign
+        vector[SQUARE_DELTAS + square] += sign
+        vector[ENDGAME_MATERIAL + kind] += sign * endgame
+        vector[ENDGAME_DELTAS + square] += sign * endgame
         code = letter.lower()
         if code == "r":
-            vector[extra] += sign * rays(board, file, rank)
+            vector[term["chariot mobility"]] += sign * rays(board, file, rank)
             attackers[side] += 2
         elif code == "n":
-            vector[extra + 1] += sign * horse_moves(board, file, rank, letter.isupper())
+            vector[term["horse mobility"]] += sign * horse_moves(board, file, rank, letter.isupper())
             attackers[side] += 1
         elif code == "c":
             attackers[side] += 1
             cannons[side] += 1
+            vector[term["cannon reach"]] += sign * cannon_reach(board, file, rank, variant)
+            enemy_king = kings.get(1 - side)
+            if enemy_king and (enemy_king[0] == file or enemy_king[1] == rank):
+                between = pieces_between(board, (file, rank), enemy_king)
+                names = ["cannon facing king", "cannon facing king over one",
+                         "cannon facing king over two"]
+                if between < 3:
+                    vector[term[names[between]]] += sign
         if variant == "xiangqi" and code in "ab":
             defenders[side] += 1
         if variant == "janggi" and code == "a" and side in kings:
@@ -213,13 +300,13 @@ def features(variant, fen):
     for side in (0, 1):
         sign = 1.0 if side == 0 else -1.0
         missing = full - min(defenders[side], full)
-        vector[extra + 2] -= sign * missing * attackers[1 - side]
+        vector[term["king safety"]] -= sign * missing * attackers[1 - side]
     if variant == "janggi":
         fade = max(0, 32 - len(board))
-        vector[extra + 3] -= (cannons[0] - cannons[1]) * fade
+        vector[term["cannon fade"]] -= (cannons[0] - cannons[1]) * fade
     if second_to_move:
         vector = [-value for value in vector]
-    vector[extra + 4] = 1.0  # tempo
+    vector[term["tempo"]] = 1.0
     return vector
 
 
@@ -230,6 +317,20 @@ def open_positions(path):
     if path.endswith(".gz"):
         return gzip.open(path, "rt", encoding="utf-8")
     return open(path, encoding="utf-8")
+
+
+def solve(x, y, ridge):
+    import numpy as np
+
+    # A trace of ridge on every term keeps the system solvable (a term a game lacks is 0);
+    # the square deltas are pulled toward zero so rare squares stay near the material.
+    penalty = np.full(x.shape[1], 1e-6)
+    penalty[SQUARE_DELTAS:SQUARE_DELTAS + 7 * SQUARES] = ridge
+    penalty[ENDGAME_DELTAS:ENDGAME_DELTAS + 7 * SQUARES] = ridge
+    # The king's material is not defined (one each side): pin it at zero.
+    penalty[MATERIAL] = 1e9
+    penalty[ENDGAME_MATERIAL] = 1e9
+    return np.linalg.solve(x.T @ x + np.diag(penalty) * len(y) / 1000.0, x.T @ y)
 
 
 def fit_one(variant, path, ridge, limit):
@@ -245,131 +346,134 @@ def fit_one(variant, path, ridge, limit):
                 break
     x = np.array(rows)
     y = np.array(targets)
-    size = x.shape[1]
-    # A trace of ridge on every term keeps the system solvable (a term a game lacks is 0).
-    penalty = np.full(size, 1e-6)
-    penalty[7:7 + 7 * SQUARES] = ridge
-    # The king's material is not defined (one each side): pin it at zero.
-    penalty[0] = 1e9
-    weights = np.linalg.solve(x.T @ x + np.diag(penalty) * len(y) / 1000.0, x.T @ y)
-    predicted = x @ weights
-    residual = y - predicted
+    # The error on positions the fit has not seen: every fifth position held out.
+    held = np.arange(len(y)) % 5 == 0
+    trial = solve(x[~held], y[~held], ridge)
+    held_error = np.sqrt(np.mean((y[held] - x[held] @ trial) ** 2))
+    weights = solve(x, y, ridge)
+    residual = y - x @ weights
     print(f"{variant}: {len(y)} positions, rms score {np.sqrt(np.mean(y ** 2)):.0f}, "
-          f"rms error {np.sqrt(np.mean(residual ** 2)):.0f} cp")
-    scale = CHARIOT_VALUE[variant] / weights[KINDS.index("r")]
-    print(f"{variant}: fitted chariot {weights[KINDS.index('r')]:.0f} cp, scaled by {scale:.3f}")
+          f"rms error {np.sqrt(np.mean(residual ** 2)):.0f} cp "
+          f"({held_error:.0f} on every fifth position held out of the fit)")
+    chariot = KINDS.index("r")
+    scale = CHARIOT_VALUE[variant] / weights[MATERIAL + chariot]
+    print(f"{variant}: fitted chariot {weights[MATERIAL + chariot]:.0f} cp, scaled by {scale:.3f}")
     weights = weights * scale
     names = ["king", "advisor", "elephant", "horse", "chariot", "cannon", "soldier"]
     for index, name in enumerate(names):
-        print(f"  {name:9} {weights[index]:7.1f}")
-    extra = 7 + 7 * SQUARES
-    for offset, name in enumerate(["chariot mobility", "horse mobility", "king safety",
-                                   "cannon fade", "tempo"]):
-        print(f"  {name:17} {weights[extra + offset]:7.2f}")
+        print(f"  {name:9} {weights[MATERIAL + index]:7.1f}, endgame "
+              f"{weights[MATERIAL + index] + weights[ENDGAME_MATERIAL + index]:7.1f}")
+    for offset, name in enumerate(TERM_NAMES):
+        print(f"  {name:28} {weights[TERMS + offset]:7.2f}")
     return weights
 
 
-def rust_tables(variant, weights):
-    upper = variant.upper()
-    lines = [f"/// {variant.capitalize()}: the value of each kind (by qipan's kind code, 0 unused) on each",
-             "/// square counted from its owner's side (`forward * 9 + file`), material included.",
+def square_table(name, doc, variant, weights, material, deltas):
+    lines = [f"/// {variant.capitalize()}: {doc}",
              "#[rustfmt::skip]",
-             f"pub const {upper}_SQUARE_VALUES: [[i16; 90]; 8] = ["]
-    lines.append("    [0; 90],")
+             f"pub const {variant.upper()}_{name}: [[i16; 90]; 8] = [",
+             "    [0; 90],"]
     for letter in "kabnrcp":
         kind = KINDS.index(letter)
         values = []
         for square in range(90):
             forward, file = divmod(square, 9)
             folded = min(file, 8 - file)
-            value = weights[kind] + weights[7 + kind * SQUARES + forward * 5 + folded]
+            value = weights[material + kind] + weights[deltas + kind * SQUARES + forward * 5 + folded]
             values.append(str(int(round(value))))
         lines.append("    [")
         for start in range(0, 90, 9):
             lines.append("        " + ", ".join(values[start:start + 9]) + ",")
         lines.append("    ],")
     lines.append("];")
-    extra = 7 + 7 * SQUARES
-    names = ["CHARIOT_MOBILITY", "HORSE_MOBILITY", "KING_SAFETY", "CANNON_FADE", "TEMPO"]
-    docs = ["per square a chariot's rays reach", "per free horse destination",
-            "per missing defender and enemy attacker", "per cannon and piece gone below 32",
-            "for the side to move"]
-    for offset, (name, doc) in enumerate(zip(names, docs)):
-        if variant == "xiangqi" and name == "CANNON_FADE":
+    return lines
+
+
+TERM_DOCS = {
+    "chariot mobility": "per square a chariot's rays reach",
+    "horse mobility": "per free horse destination",
+    "king safety": "per missing defender and enemy attacker",
+    "cannon fade": "per cannon and piece gone below 32",
+    "cannon reach": "per square a cannon reaches (moves and captures)",
+    "cannon facing king": "per cannon on the enemy king's file or rank, nothing between",
+    "cannon facing king over one": "per cannon facing the enemy king over one piece",
+    "cannon facing king over two": "per cannon facing the enemy king over two pieces",
+    "tempo": "for the side to move",
+}
+
+
+def rust_tables(variant, weights):
+    lines = square_table("SQUARE_VALUES", "the value of each kind (by qipan's kind code, 0 unused) "
+                         "on each\n/// square counted from its owner's side (`forward * 9 + file`), "
+                         "material included,\n/// in the opening (all pieces on the board).",
+                         variant, weights, MATERIAL, SQUARE_DELTAS)
+    lines += square_table("ENDGAME_SHIFTS", "how much each value of the square table above changes "
+                          "by the endgame (no\n/// chariot, horse or cannon left), reached in "
+                          "proportion to the phase.",
+                          variant, weights, ENDGAME_MATERIAL, ENDGAME_DELTAS)
+    for offset, name in enumerate(TERM_NAMES):
+        if variant == "xiangqi" and name == "cannon fade":
             continue
-        lines.append(f"/// {variant.capitalize()}: centipawns {doc}.")
-        lines.append(f"pub const {upper}_{name}: i32 = {int(round(weights[extra + offset]))};")
+        constant = name.upper().replace(" ", "_")
+        lines.append(f"/// {variant.capitalize()}: centipawns {TERM_DOCS[name]}.")
+        lines.append(f"pub const {variant.upper()}_{constant}: i32 = {int(round(weights[TERMS + offset]))};")
     return "\n".join(lines)
 
 
-# Shogi: qipan's own evaluation is kept and corrected. The fit is
-#   FSF score ~ a * qipan's evaluation + square deltas (kind, square from the owner's
-#   side, folded) + hand deltas (kind, count)
-# and the tables written are the deltas divided by a, so that qipan's evaluation plus
-# them keeps qipan's scale.
-SHOGI_KINDS = ["p", "l", "n", "s", "g", "b", "r", "k", "+p", "+l", "+n", "+s", "+b", "+r"]
-SHOGI_HAND = {"p": 6, "l": 4, "n": 4, "s": 4, "g": 4, "b": 2, "r": 2}  # counts kept apart
-SHOGI_HAND_ORDER = ["p", "l", "n", "s", "g", "b", "r"]
-SHOGI_SQUARES = 45  # 9 ranks x 5 folded files
+# Shogi: the evaluation is qipan's own (src/engine/eval.rs `shogi_terms`), a weighted sum of
+# 34 terms that the binary prints (`eval` in `qipan uci`); the fit finds new weights.
+# The hand-made weights are the prior: the fit first scales them to Fairy-Stockfish's
+# scores as a whole, then lets each weight move from that by ridge regression, and the
+# result is scaled back to qipan's centipawns (the search's margins keep their meaning).
+SHOGI_TERM_NAMES = (
+    ["pawn", "lance", "knight", "silver", "gold", "bishop", "rook", "tokin", "promoted lance",
+     "promoted knight", "promoted silver", "horse", "dragon"]
+    + [f"{name} in hand" for name in ["pawn", "lance", "knight", "silver", "gold", "bishop",
+                                      "rook"]]
+    + ["pawn advance", "silver advance", "knight advance", "bishop reach", "horse reach",
+       "rook reach", "dragon reach", "lance reach", "king on the centre file",
+       "king at home", "king advance", "king guards", "king danger", "tempo"])
+# The hand-made weights (centipawns per unit of each term) the fit starts from.
+SHOGI_PRIOR = ([90, 315, 405, 495, 540, 855, 990, 540, 540, 540, 540, 945, 1395]
+               + [105, 350, 450, 560, 620, 950, 1100]
+               + [4, 5, 5, 4, 3, 3, 3, 2, -15, 20, -25, 20, 1, 20])
+SHOGI_WEIGHT_UNIT = 16  # the Rust weights are in 1/16 centipawn
+# Terms the fit leaves at the prior. Fitted freely (ridge 10), the king-danger penalty grew
+# 3x (its cap of 1,600 cp then outweighs a rook, and the search gives material for attacks
+# that are not there) and the tempo 7x (it moves every static evaluation, and with it the
+# pruning margins); those weights lost 18-28 in self-play (tools/results/session9).
+SHOGI_HELD = {"king danger", "tempo"}
 
 
-def shogi_features(fen):
-    """(square features, hand features) for `fen` from the side to move's view."""
-    placement = fen.split()[0]
-    hand = ""
-    if "[" in placement:
-        placement, hand = placement.split("[", 1)
-        hand = hand.rstrip("]")
-    second_to_move = fen.split()[1] == "b"
-    vector = [0.0] * (14 * SHOGI_SQUARES + sum(SHOGI_HAND.values()))
-    for (file, rank), piece in board_of(fen).items():
-        side = 0 if piece[-1].isupper() else 1
-        forward = rank if side == 0 else 8 - rank
-        folded = min(file, 8 - file)
-        index = SHOGI_KINDS.index(piece.lower()) * SHOGI_SQUARES + forward * 5 + folded
-        vector[index] += 1.0 if side == 0 else -1.0
-    counts = {}
-    for char in hand:
-        if char == "-" or char.isdigit():
-            continue
-        counts[char] = counts.get(char, 0) + 1
-    base = 14 * SHOGI_SQUARES
-    for kind in SHOGI_HAND_ORDER:
-        for side, letter in ((0, kind.upper()), (1, kind)):
-            count = min(counts.get(letter, 0), SHOGI_HAND[kind])
-            for held in range(count):
-                vector[base + held] += 1.0 if side == 0 else -1.0
-        base += SHOGI_HAND[kind]
-    if second_to_move:
-        vector = [-value for value in vector]
-    return vector
-
-
-def qipan_evaluations(qipan, fens):
-    """qipan's static evaluation of each shogi FEN (the `eval` command of `qipan uci`)."""
+def qipan_terms(qipan, fens):
+    """qipan's evaluation terms of each shogi FEN (the `eval` command of `qipan uci`)."""
     import subprocess
 
     process = subprocess.Popen([qipan, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                               text=True, bufsize=1, env={k: v for k, v in os.environ.items()
-                                                          if k != "QIPAN_EVAL"})
+                               text=True, bufsize=1)
     process.stdin.write("uci\nsetoption name UCI_Variant value shogi\n")
-    values = []
+    rows = []
     for fen in fens:
         process.stdin.write(f"position fen {fen}\neval\n")
         process.stdin.flush()
+        terms = None
         while True:
             line = process.stdout.readline()
             if not line:
                 raise RuntimeError("qipan closed its output")
-            if line.startswith("info string static evaluation"):
-                values.append(float(line.split()[4]))
+            if line.startswith("info string evaluation terms"):
+                terms = [float(word) for word in line.split()[4:]]
+            elif line.startswith("info string static evaluation"):
                 break
-            if line.startswith("info string error"):
+            elif line.startswith("info string error"):
                 raise RuntimeError(f"qipan: {line.strip()} for {fen}")
+        if terms is None or len(terms) != len(SHOGI_PRIOR):
+            raise RuntimeError(f"qipan printed no shogi evaluation terms for {fen}")
+        rows.append(terms)
     process.stdin.write("quit\n")
     process.stdin.flush()
     process.wait(timeout=10)
-    return values
+    return rows
 
 
 def fit_shogi(path, qipan, ridge, limit):
@@ -383,69 +487,64 @@ def fit_shogi(path, qipan, ridge, limit):
             targets.append(float(score))
             if limit and len(fens) >= limit:
                 break
-    own = np.array(qipan_evaluations(qipan, fens))
-    x = np.column_stack([own, np.array([shogi_features(fen) for fen in fens])])
+    x = np.array(qipan_terms(qipan, fens))
     y = np.array(targets)
-    penalty = np.full(x.shape[1], ridge)
-    penalty[0] = 1e-6
-    weights = np.linalg.solve(x.T @ x + np.diag(penalty) * len(y) / 1000.0, x.T @ y)
-    base_error = np.sqrt(np.mean((y - own * (own @ y) / (own @ own)) ** 2))
+    prior = np.array(SHOGI_PRIOR, dtype=float)
+    own = x @ prior
+    scale = (own @ y) / (own @ own)
+
+    def solve_shogi(rows, scores):
+        # Ridge toward the scaled prior: minimise |scores - rows w|^2 + penalty |w - scale prior|^2.
+        penalty = np.full(rows.shape[1], ridge) * len(scores) / 1000.0
+        for index, name in enumerate(SHOGI_TERM_NAMES):
+            if name in SHOGI_HELD:
+                penalty[index] = 1e12
+        return np.linalg.solve(rows.T @ rows + np.diag(penalty),
+                               rows.T @ scores + penalty * scale * prior)
+
+    held = np.arange(len(y)) % 5 == 0
+    trial = solve_shogi(x[~held], y[~held])
+    held_error = np.sqrt(np.mean((y[held] - x[held] @ trial) ** 2))
+    held_prior = np.sqrt(np.mean((y[held] - scale * own[held]) ** 2))
+    weights = solve_shogi(x, y)
     error = np.sqrt(np.mean((y - x @ weights) ** 2))
     print(f"shogi: {len(y)} positions, rms score {np.sqrt(np.mean(y ** 2)):.0f}, rms error "
-          f"{base_error:.0f} cp with qipan's evaluation alone, {error:.0f} with the deltas; "
-          f"a = {weights[0]:.3f}")
-    deltas = weights[1:] / weights[0]
-    return deltas
+          f"{np.sqrt(np.mean((y - scale * own) ** 2)):.0f} cp with the hand-made weights "
+          f"(scaled by {scale:.3f}), {error:.0f} fitted; held out (every fifth position): "
+          f"{held_prior:.0f} and {held_error:.0f}")
+    weights = weights / scale
+    for name, old, new in zip(SHOGI_TERM_NAMES, prior, weights):
+        print(f"  {name:24} {old:7.1f} -> {new:7.1f}")
+    return weights
 
 
-def shogi_tables(deltas):
-    # qipan's shogi kind numbers: 1 pawn, 2 lance, 3 knight, 4 silver, 5 gold, 6 bishop,
-    # 7 rook, 8 king, 9-12 promoted pawn/lance/knight/silver, 13 horse, 14 dragon.
-    lines = ["/// Shogi: a correction to qipan's evaluation for each kind (by qipan's kind number, 0",
-             "/// unused) on each square counted from its owner's side (`forward * 9 + file`).",
-             "#[rustfmt::skip]",
-             "pub const SHOGI_SQUARE_DELTAS: [[i16; 81]; 15] = [",
-             "    [0; 81],"]
-    for kind in range(14):
-        values = []
-        for square in range(81):
-            forward, file = divmod(square, 9)
-            folded = min(file, 8 - file)
-            values.append(str(int(round(deltas[kind * SHOGI_SQUARES + forward * 5 + folded]))))
-        lines.append("    [")
-        for start in range(0, 81, 9):
-            lines.append("        " + ", ".join(values[start:start + 9]) + ",")
-        lines.append("    ],")
-    lines.append("];")
-    lines.append("/// Shogi: a correction for the n-th piece of a kind in hand (by qipan's hand kind")
-    lines.append("/// number 1-7: pawn, lance, knight, silver, gold, bishop, rook), beyond the last")
-    lines.append("/// listed count nothing more.")
-    lines.append("pub const SHOGI_HAND_DELTAS: [[i16; 6]; 8] = [")
-    lines.append("    [0; 6],")
-    base = 14 * SHOGI_SQUARES
-    for kind in SHOGI_HAND_ORDER:
-        count = SHOGI_HAND[kind]
-        values = [str(int(round(deltas[base + held]))) for held in range(count)] + ["0"] * (6 - count)
-        lines.append("    [" + ", ".join(values) + "],")
-        base += count
-    lines.append("];")
-    return "\n".join(lines)
+def shogi_tables(weights):
+    values = [str(int(round(weight * SHOGI_WEIGHT_UNIT))) for weight in weights]
+    return "\n".join([
+        "/// Shogi: the weights of the evaluation's terms (`eval::shogi_terms`), in 1/16 centipawn,",
+        "/// in the order the terms are listed there.",
+        "#[rustfmt::skip]",
+        f"pub const SHOGI_WEIGHTS: [i32; {len(values)}] = [",
+        "    " + ", ".join(values[:13]) + ",",
+        "    " + ", ".join(values[13:20]) + ",",
+        "    " + ", ".join(values[20:]) + ",",
+        "];",
+    ])
 
 
 def fit(args):
     parts = [
-        "//! Evaluation tables for xiangqi and janggi, fitted to Fairy-Stockfish's scores of",
-        "//! positions from its own games by `tools/tune_eval.py` (ridge regression, rescaled",
-        "//! to qipan's material scale). Generated: change the script, not this file.",
+        "//! Evaluation tables and weights, fitted to Fairy-Stockfish's scores of positions from",
+        "//! its own games by `tools/tune_eval.py` (ridge regression, rescaled to qipan's",
+        "//! material scale). Generated: change the script, not this file.",
         "",
     ]
     for variant, path in (("xiangqi", args.xiangqi), ("janggi", args.janggi)):
         weights = fit_one(variant, path, args.ridge, args.limit)
         parts.append(rust_tables(variant, weights))
         parts.append("")
-    if args.shogi:
-        parts.append(shogi_tables(fit_shogi(args.shogi, args.qipan, args.shogi_ridge, args.limit)))
-        parts.append("")
+    parts.append(shogi_tables(fit_shogi(args.shogi, args.qipan, args.shogi_ridge, args.limit)))
+    parts.append("")
     with open(args.output, "w", encoding="utf-8") as out:
         out.write("\n".join(parts))
     print(f"wrote {args.output}")
@@ -468,10 +567,11 @@ def main():
     fit_parser = commands.add_parser("fit")
     fit_parser.add_argument("--xiangqi", required=True)
     fit_parser.add_argument("--janggi", required=True)
-    fit_parser.add_argument("--shogi", help="shogi positions (corrections to qipan's evaluation)")
-    fit_parser.add_argument("--qipan", default="target/release/qipan", help="for shogi: its evaluation")
+    fit_parser.add_argument("--shogi", required=True,
+                            help="shogi positions (weights for qipan's shogi terms)")
+    fit_parser.add_argument("--qipan", default="target/release/qipan", help="for shogi: the build that prints its evaluation terms")
     fit_parser.add_argument("--ridge", type=float, default=1.0)
-    fit_parser.add_argument("--shogi-ridge", type=float, default=2.0)
+    fit_parser.add_argument("--shogi-ridge", type=float, default=100.0)
     fit_parser.add_argument("--limit", type=int, default=0)
     fit_parser.add_argument("--output", required=True)
     args = parser.parse_args()

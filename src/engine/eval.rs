@@ -149,17 +149,101 @@ fn keep_captures_to(all: &MoveList, square: u8, moves: &mut MoveList) {
 
 /// The fitted evaluation of a 9×10 game ([`super::tuned`]): its tables and weights.
 struct FittedModel {
-    /// Each kind's value on each square counted from its owner's side, material included.
+    /// Each kind's value on each square counted from its owner's side, material included,
+    /// with every piece on the board.
     square_values: &'static [[i16; 90]; 8],
+    /// How much each square value changes by the endgame (no chariot, horse or cannon
+    /// left); a position gets its share of it by [`game_phase`].
+    endgame_shifts: &'static [[i16; 90]; 8],
     chariot_mobility: i32,
     horse_mobility: i32,
     king_safety: i32,
     /// Janggi's cannons fade as the board empties; 0 in xiangqi.
     cannon_fade: i32,
+    cannon_reach: i32,
+    /// A cannon on the enemy king's file or rank, by the pieces between (0, 1 or 2).
+    cannon_facing_king: [i32; 3],
     tempo: i32,
-    /// Xiangqi counts advisors and elephants as the king's defenders (at most 4); janggi
-    /// counts advisors next to its general (at most 2).
-    janggi_defenders: bool,
+    /// Janggi: its cannon rules (screens and targets that are not cannons) and its king's
+    /// defenders (advisors next to the general, at most 2); xiangqi counts advisors and
+    /// elephants (at most 4).
+    janggi: bool,
+}
+
+/// The phase weight of the pieces that make a middlegame: chariots 4, horses and cannons 2,
+/// so the start position counts [`FULL_PHASE`].
+#[inline]
+fn phase_weight(piece_kind: u8) -> i32 {
+    match piece_kind {
+        kind::CHARIOT => 4,
+        kind::HORSE | kind::CANNON => 2,
+        _ => 0,
+    }
+}
+
+/// The phase of a full board; the endgame share of a position is
+/// `1 - min(phase, FULL_PHASE) / FULL_PHASE`.
+const FULL_PHASE: i32 = 32;
+
+/// Squares a cannon on `square` reaches along its four lines: xiangqi's slides to empty
+/// squares and its capture over one screen; janggi's jumps over one screen that is not a
+/// cannon, landing on an empty square or taking a piece that is not a cannon. Palace
+/// diagonals are left out (as the fit leaves them out).
+#[inline]
+fn cannon_reach(board: &[u8; 90], square: u8, side: Side, janggi: bool) -> i32 {
+    let file = (square % 9) as i32;
+    let rank = (square / 9) as i32;
+    let mut count = 0;
+    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
+        let (mut f, mut r) = (file + df, rank + dr);
+        let mut screen = false;
+        while (0..9).contains(&f) && (0..10).contains(&r) {
+            let code = board[(r * 9 + f) as usize];
+            let is_cannon = code != 0 && xiangqi::kind_of(code) == kind::CANNON;
+            if !screen {
+                if code == 0 {
+                    count += i32::from(!janggi);
+                } else if janggi && is_cannon {
+                    break;
+                } else {
+                    screen = true;
+                }
+            } else if code == 0 {
+                count += i32::from(janggi);
+            } else {
+                if xiangqi::owner(code) != side && !(janggi && is_cannon) {
+                    count += 1;
+                }
+                break;
+            }
+            f += df;
+            r += dr;
+        }
+    }
+    count
+}
+
+/// Pieces strictly between two squares of one file or rank.
+#[inline]
+fn pieces_between(board: &[u8; 90], from: u8, to: u8) -> usize {
+    let step: i32 = if from % 9 == to % 9 {
+        if to > from {
+            9
+        } else {
+            -9
+        }
+    } else if to > from {
+        1
+    } else {
+        -1
+    };
+    let mut count = 0;
+    let mut at = from as i32 + step;
+    while at != to as i32 {
+        count += usize::from(board[at as usize] != 0);
+        at += step;
+    }
+    count
 }
 
 /// Horse destinations from `square` with the leg free and no own piece there (xiangqi and
@@ -193,8 +277,9 @@ fn horse_mobility(board: &[u8; 90], square: u8, side: Side) -> i32 {
 }
 
 /// The fitted evaluation of a xiangqi or janggi board for the side to move: square
-/// values, chariot and horse mobility, defenders missing against attackers, janggi's
-/// fading cannons and the tempo, term for term as `tools/tune_eval.py` fits them.
+/// values tapered by the phase, chariot, horse and cannon mobility, cannons facing the
+/// enemy king, defenders missing against attackers, janggi's fading cannons and the tempo,
+/// term for term as `tools/tune_eval.py` fits them.
 fn fitted_evaluation(
     model: &FittedModel,
     board: &[u8; 90],
@@ -202,10 +287,12 @@ fn fitted_evaluation(
     side_to_move: Side,
 ) -> i32 {
     let mut score = [0i32; 2];
+    let mut endgame_shift = [0i32; 2];
     let mut defenders = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut cannons = [0i32; 2];
     let mut pieces = 0;
+    let mut phase = 0;
     for square in 0..90u8 {
         let code = board[square as usize];
         if code == 0 {
@@ -215,12 +302,14 @@ fn fitted_evaluation(
         let side = xiangqi::owner(code);
         let index = side.index();
         let piece_kind = xiangqi::kind_of(code);
+        phase += phase_weight(piece_kind);
         let relative = if side == Side::First {
             square
         } else {
             (9 - square / 9) * 9 + square % 9
-        };
-        score[index] += model.square_values[piece_kind as usize][relative as usize] as i32;
+        } as usize;
+        score[index] += model.square_values[piece_kind as usize][relative] as i32;
+        endgame_shift[index] += model.endgame_shifts[piece_kind as usize][relative] as i32;
         match piece_kind {
             kind::CHARIOT => {
                 score[index] += model.chariot_mobility * rook_mobility(board, square);
@@ -233,8 +322,19 @@ fn fitted_evaluation(
             kind::CANNON => {
                 attackers[index] += 1;
                 cannons[index] += 1;
+                score[index] +=
+                    model.cannon_reach * cannon_reach(board, square, side, model.janggi);
+                let king = kings[1 - index];
+                if king < 90 && (king % 9 == square % 9 || king / 9 == square / 9) {
+                    if let Some(weight) = model
+                        .cannon_facing_king
+                        .get(pieces_between(board, square, king))
+                    {
+                        score[index] += weight;
+                    }
+                }
             }
-            kind::ADVISOR if model.janggi_defenders => {
+            kind::ADVISOR if model.janggi => {
                 let king = kings[index];
                 if (square as i32 % 9 - king as i32 % 9).abs() <= 1
                     && (square as i32 / 9 - king as i32 / 9).abs() <= 1
@@ -242,18 +342,20 @@ fn fitted_evaluation(
                     defenders[index] += 1;
                 }
             }
-            kind::ADVISOR | kind::ELEPHANT if !model.janggi_defenders => defenders[index] += 1,
+            kind::ADVISOR | kind::ELEPHANT if !model.janggi => defenders[index] += 1,
             _ => {}
         }
     }
-    let full = if model.janggi_defenders { 2 } else { 4 };
+    let full = if model.janggi { 2 } else { 4 };
     let fade = (32 - pieces).max(0);
     for side in 0..2 {
         let missing = full - defenders[side].min(full);
         score[side] -= model.king_safety * missing * attackers[1 - side];
         score[side] -= model.cannon_fade * cannons[side] * fade;
     }
-    let first = score[0] - score[1];
+    let endgame_share = FULL_PHASE - phase.min(FULL_PHASE);
+    let first =
+        score[0] - score[1] + (endgame_shift[0] - endgame_shift[1]) * endgame_share / FULL_PHASE;
     model.tempo
         + if side_to_move == Side::First {
             first
@@ -265,23 +367,37 @@ fn fitted_evaluation(
 /// Xiangqi's fitted model.
 const XIANGQI_MODEL: FittedModel = FittedModel {
     square_values: &tuned::XIANGQI_SQUARE_VALUES,
+    endgame_shifts: &tuned::XIANGQI_ENDGAME_SHIFTS,
     chariot_mobility: tuned::XIANGQI_CHARIOT_MOBILITY,
     horse_mobility: tuned::XIANGQI_HORSE_MOBILITY,
     king_safety: tuned::XIANGQI_KING_SAFETY,
     cannon_fade: 0,
+    cannon_reach: tuned::XIANGQI_CANNON_REACH,
+    cannon_facing_king: [
+        tuned::XIANGQI_CANNON_FACING_KING,
+        tuned::XIANGQI_CANNON_FACING_KING_OVER_ONE,
+        tuned::XIANGQI_CANNON_FACING_KING_OVER_TWO,
+    ],
     tempo: tuned::XIANGQI_TEMPO,
-    janggi_defenders: false,
+    janggi: false,
 };
 
 /// Janggi's fitted model.
 const JANGGI_MODEL: FittedModel = FittedModel {
     square_values: &tuned::JANGGI_SQUARE_VALUES,
+    endgame_shifts: &tuned::JANGGI_ENDGAME_SHIFTS,
     chariot_mobility: tuned::JANGGI_CHARIOT_MOBILITY,
     horse_mobility: tuned::JANGGI_HORSE_MOBILITY,
     king_safety: tuned::JANGGI_KING_SAFETY,
     cannon_fade: tuned::JANGGI_CANNON_FADE,
+    cannon_reach: tuned::JANGGI_CANNON_REACH,
+    cannon_facing_king: [
+        tuned::JANGGI_CANNON_FACING_KING,
+        tuned::JANGGI_CANNON_FACING_KING_OVER_ONE,
+        tuned::JANGGI_CANNON_FACING_KING_OVER_TWO,
+    ],
     tempo: tuned::JANGGI_TEMPO,
-    janggi_defenders: true,
+    janggi: true,
 };
 
 // ---------------------------------------------------------------------------
@@ -586,11 +702,13 @@ impl EngineRules for JanggiPosition {
 // Shogi
 // ---------------------------------------------------------------------------
 
-/// Shogi board values by kind number (1 pawn … 14 dragon).
+/// Shogi board values by kind number (1 pawn … 14 dragon), for move ordering and
+/// exchanges (the hand-made values the evaluation's fitted weights started from).
 const SHOGI_BOARD_VALUES: [i32; 15] = [
     0, 90, 315, 405, 495, 540, 855, 990, 0, 540, 540, 540, 540, 945, 1395,
 ];
-/// Values of pieces in hand (a little more: a piece in hand can go anywhere).
+/// Values of pieces in hand (a little more: a piece in hand can go anywhere), for move
+/// ordering and exchanges.
 const SHOGI_HAND_VALUES: [i32; 8] = [0, 105, 350, 450, 560, 620, 950, 1100];
 
 /// Chebyshev distance between two squares of a 9-file board.
@@ -617,6 +735,165 @@ fn shogi_king_zone(king: u8) -> u128 {
     zone
 }
 
+/// The weights of [`shogi_terms`] are in 1/16 centipawn.
+const SHOGI_WEIGHT_UNIT: i32 = 16;
+
+/// How many terms the shogi evaluation has ([`shogi_terms`]).
+pub const SHOGI_TERMS: usize = 34;
+
+/// Where each term sits in [`shogi_terms`] after the 13 board kinds and 7 hand kinds.
+mod shogi_term {
+    pub const HAND: usize = 13;
+    pub const PAWN_ADVANCE: usize = 20;
+    pub const SILVER_ADVANCE: usize = 21;
+    pub const KNIGHT_ADVANCE: usize = 22;
+    pub const BISHOP_REACH: usize = 23;
+    pub const HORSE_REACH: usize = 24;
+    pub const ROOK_REACH: usize = 25;
+    pub const DRAGON_REACH: usize = 26;
+    pub const LANCE_REACH: usize = 27;
+    pub const KING_CENTRE_FILE: usize = 28;
+    pub const KING_AT_HOME: usize = 29;
+    pub const KING_ADVANCE: usize = 30;
+    pub const KING_GUARDS: usize = 31;
+    pub const KING_DANGER: usize = 32;
+    pub const TEMPO: usize = 33;
+}
+
+/// The terms of the shogi evaluation, each as the side to move's count minus the
+/// opponent's (the tempo is 1): pieces of each kind on the board and in hand, advances,
+/// the reach of the long pieces, the king's file, rank and guards, and the king-danger
+/// penalty (the opponent's minus one's own). The evaluation is their sum weighted by
+/// `tuned::SHOGI_WEIGHTS`; `tools/tune_eval.py` fits those weights to these terms.
+pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
+    use shogi_term as term;
+    let board = position.board();
+    let kings = [
+        position.king_square(Side::First),
+        position.king_square(Side::Second),
+    ];
+    let zones = [shogi_king_zone(kings[0]), shogi_king_zone(kings[1])];
+    let occupied = [
+        position.occupied_by(Side::First),
+        position.occupied_by(Side::Second),
+    ];
+    let mut terms = [0i32; SHOGI_TERMS];
+    // King danger per side: weighted enemy attacks on the squares around its king.
+    let mut danger = [0i32; 2];
+    let mut attackers = [0i32; 2];
+    // Own attacks on the own king's zone.
+    let mut cover = [0i32; 2];
+    for square in 0..81u8 {
+        let code = board[square as usize];
+        if code == 0 {
+            continue;
+        }
+        let side = shogi::owner(code);
+        let index = side.index();
+        let sign = if side == Side::First { 1 } else { -1 };
+        let enemy = 1 - index;
+        let piece_kind = shogi::kind_of(code);
+        let rank = square / 9;
+        // Ranks counted from the owner's side (0 = own back rank).
+        let forward = if side == Side::First { rank } else { 8 - rank } as i32;
+        if piece_kind == shogi::kind::KING {
+            // The king hides on its back ranks; the centre file is where attacks come.
+            if square % 9 == 4 {
+                terms[term::KING_CENTRE_FILE] += sign;
+            }
+            if forward <= 1 {
+                terms[term::KING_AT_HOME] += sign;
+            } else {
+                terms[term::KING_ADVANCE] += sign * forward;
+            }
+            continue;
+        }
+        let kind_index = if piece_kind < 8 {
+            piece_kind - 1
+        } else {
+            piece_kind - 2
+        };
+        terms[kind_index as usize] += sign;
+        let attacks = position.attacks_from(square);
+        let reach = (attacks & !occupied[index]).count_ones() as i32;
+        match piece_kind {
+            shogi::kind::PAWN => terms[term::PAWN_ADVANCE] += sign * forward,
+            shogi::kind::BISHOP => terms[term::BISHOP_REACH] += sign * (reach - 5),
+            shogi::kind::HORSE => terms[term::HORSE_REACH] += sign * (reach - 8),
+            shogi::kind::ROOK => terms[term::ROOK_REACH] += sign * (reach - 6),
+            shogi::kind::DRAGON => terms[term::DRAGON_REACH] += sign * (reach - 10),
+            shogi::kind::LANCE => terms[term::LANCE_REACH] += sign * (reach - 2),
+            // Silvers and knights belong forward, golds near home.
+            shogi::kind::SILVER => terms[term::SILVER_ADVANCE] += sign * forward.min(4),
+            shogi::kind::KNIGHT => terms[term::KNIGHT_ADVANCE] += sign * forward.min(4),
+            _ => {}
+        }
+        let hits = (attacks & zones[enemy]).count_ones() as i32;
+        if hits > 0 {
+            attackers[enemy] += 1;
+            danger[enemy] += hits
+                * match piece_kind {
+                    shogi::kind::DRAGON | shogi::kind::HORSE => 5,
+                    shogi::kind::ROOK | shogi::kind::BISHOP => 3,
+                    shogi::kind::PAWN => 1,
+                    _ => 3,
+                };
+        }
+        cover[index] += (attacks & zones[index]).count_ones() as i32;
+        if distance(square, kings[index]) <= 1
+            && matches!(
+                piece_kind,
+                shogi::kind::GOLD
+                    | shogi::kind::SILVER
+                    | shogi::kind::PROMOTED_PAWN
+                    | shogi::kind::PROMOTED_SILVER
+                    | shogi::kind::PROMOTED_KNIGHT
+                    | shogi::kind::PROMOTED_LANCE
+            )
+        {
+            terms[term::KING_GUARDS] += sign;
+        }
+    }
+    for side in [Side::First, Side::Second] {
+        let index = side.index();
+        let sign = if side == Side::First { 1 } else { -1 };
+        for hand_kind in shogi::HAND_KINDS {
+            let count = position.hand_count(side, hand_kind) as i32;
+            if count == 0 {
+                continue;
+            }
+            terms[term::HAND + hand_kind as usize - 1] += sign * count;
+            // Pieces in hand can be dropped next to the enemy king at once.
+            danger[1 - index] += match hand_kind {
+                shogi::kind::ROOK => 6 * count,
+                shogi::kind::BISHOP | shogi::kind::GOLD | shogi::kind::SILVER => 4 * count,
+                shogi::kind::PAWN => count.min(3),
+                _ => 2 * count,
+            };
+        }
+    }
+    let mut penalty = [0i32; 2];
+    for index in 0..2 {
+        // A single attacker rarely breaks a castle; attacks add up more than linearly.
+        let weight = match attackers[index] {
+            0 => 1,
+            1 => 2,
+            2 => 3,
+            _ => 4,
+        };
+        let units = (danger[index] * weight / 4 - cover[index] / 2).max(0);
+        penalty[index] = (units * units / 2).min(1_600);
+    }
+    terms[term::KING_DANGER] = penalty[1] - penalty[0];
+    if position.side_to_move() == Side::Second {
+        for value in terms.iter_mut() {
+            *value = -*value;
+        }
+    }
+    terms[term::TEMPO] = 1;
+    terms
+}
+
 impl EngineRules for ShogiPosition {
     const EAGER_LATE_MOVE_PRUNING: bool = true;
 
@@ -628,115 +905,12 @@ impl EngineRules for ShogiPosition {
     }
 
     fn evaluate(&self) -> i32 {
-        let board = self.board();
-        let kings = [
-            self.king_square(Side::First),
-            self.king_square(Side::Second),
-        ];
-        let zones = [shogi_king_zone(kings[0]), shogi_king_zone(kings[1])];
-        let occupied = [
-            self.occupied_by(Side::First),
-            self.occupied_by(Side::Second),
-        ];
-        let mut score = [0i32; 2];
-        // King danger per side: weighted enemy attacks on the squares around its king.
-        let mut danger = [0i32; 2];
-        let mut attackers = [0i32; 2];
-        // Own attacks on the own king's zone and gold-like guards next to the king.
-        let mut cover = [0i32; 2];
-        for square in 0..81u8 {
-            let code = board[square as usize];
-            if code == 0 {
-                continue;
-            }
-            let side = shogi::owner(code);
-            let index = side.index();
-            let enemy = 1 - index;
-            let piece_kind = shogi::kind_of(code);
-            let rank = square / 9;
-            // Ranks counted from the owner's side (0 = own back rank).
-            let forward = if side == Side::First { rank } else { 8 - rank } as i32;
-            let mut value = SHOGI_BOARD_VALUES[piece_kind as usize];
-            if piece_kind == shogi::kind::KING {
-                // The king hides on its back ranks; the centre file is where attacks come.
-                let file_bonus = if (square % 9) == 4 { -15 } else { 0 };
-                score[index] += file_bonus + if forward <= 1 { 20 } else { -25 * forward };
-                continue;
-            }
-            let attacks = self.attacks_from(square);
-            let reach = (attacks & !occupied[index]).count_ones() as i32;
-            value += match piece_kind {
-                shogi::kind::PAWN => 4 * forward,
-                shogi::kind::BISHOP => 4 * (reach - 5),
-                shogi::kind::HORSE => 3 * (reach - 8),
-                shogi::kind::ROOK => 3 * (reach - 6),
-                shogi::kind::DRAGON => 3 * (reach - 10),
-                shogi::kind::LANCE => 2 * (reach - 2),
-                // Silvers and knights belong forward, golds near home.
-                shogi::kind::SILVER | shogi::kind::KNIGHT => 5 * forward.min(4),
-                _ => 0,
-            };
-            let hits = (attacks & zones[enemy]).count_ones() as i32;
-            if hits > 0 {
-                attackers[enemy] += 1;
-                danger[enemy] += hits
-                    * match piece_kind {
-                        shogi::kind::DRAGON | shogi::kind::HORSE => 5,
-                        shogi::kind::ROOK | shogi::kind::BISHOP => 3,
-                        shogi::kind::PAWN => 1,
-                        _ => 3,
-                    };
-            }
-            cover[index] += (attacks & zones[index]).count_ones() as i32;
-            if distance(square, kings[index]) <= 1
-                && matches!(
-                    piece_kind,
-                    shogi::kind::GOLD
-                        | shogi::kind::SILVER
-                        | shogi::kind::PROMOTED_PAWN
-                        | shogi::kind::PROMOTED_SILVER
-                        | shogi::kind::PROMOTED_KNIGHT
-                        | shogi::kind::PROMOTED_LANCE
-                )
-            {
-                score[index] += 20;
-            }
-            score[index] += value;
+        let terms = shogi_terms(self);
+        let mut sum = 0;
+        for (weight, term) in tuned::SHOGI_WEIGHTS.iter().zip(terms.iter()) {
+            sum += weight * term;
         }
-        for side in [Side::First, Side::Second] {
-            let index = side.index();
-            for hand_kind in shogi::HAND_KINDS {
-                let count = self.hand_count(side, hand_kind) as i32;
-                if count == 0 {
-                    continue;
-                }
-                score[index] += count * SHOGI_HAND_VALUES[hand_kind as usize];
-                // Pieces in hand can be dropped next to the enemy king at once.
-                danger[1 - index] += match hand_kind {
-                    shogi::kind::ROOK => 6 * count,
-                    shogi::kind::BISHOP | shogi::kind::GOLD | shogi::kind::SILVER => 4 * count,
-                    shogi::kind::PAWN => count.min(3),
-                    _ => 2 * count,
-                };
-            }
-        }
-        for index in 0..2 {
-            // A single attacker rarely breaks a castle; attacks add up more than linearly.
-            let weight = match attackers[index] {
-                0 => 1,
-                1 => 2,
-                2 => 3,
-                _ => 4,
-            };
-            let units = (danger[index] * weight / 4 - cover[index] / 2).max(0);
-            score[index] -= (units * units / 2).min(1_600);
-        }
-        let first = score[0] - score[1];
-        if self.side_to_move() == Side::First {
-            first + 20
-        } else {
-            -first + 20
-        }
+        sum / SHOGI_WEIGHT_UNIT
     }
 
     fn victim_value(&self, mv: Move) -> i32 {

@@ -402,6 +402,16 @@ pub fn static_evaluation(position: &AnyPosition) -> i32 {
     }
 }
 
+/// The terms of a shogi position's evaluation ([`eval::shogi_terms`]), which
+/// `tools/tune_eval.py` fits the shogi weights to; `None` for the other games, whose
+/// fitted features the script computes itself.
+pub fn evaluation_terms(position: &AnyPosition) -> Option<Vec<i32>> {
+    match position {
+        AnyPosition::Shogi(p) => Some(eval::shogi_terms(p).to_vec()),
+        _ => None,
+    }
+}
+
 /// A level's blind spots for one search: how blind, and the level's seed.
 #[derive(Clone, Copy)]
 struct Sight {

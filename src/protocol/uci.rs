@@ -132,11 +132,17 @@ impl UciSession {
             "go" => self.go(&rest, out)?,
             "d" => self.display(out)?,
             // The static evaluation of the position, for tuning and checks (FSF has `eval`).
-            "eval" => writeln!(
-                out,
-                "info string static evaluation {} cp for the side to move",
-                crate::engine::static_evaluation(self.game.position())
-            )?,
+            "eval" => {
+                if let Some(terms) = crate::engine::evaluation_terms(self.game.position()) {
+                    let terms: Vec<String> = terms.iter().map(i32::to_string).collect();
+                    writeln!(out, "info string evaluation terms {}", terms.join(" "))?;
+                }
+                writeln!(
+                    out,
+                    "info string static evaluation {} cp for the side to move",
+                    crate::engine::static_evaluation(self.game.position())
+                )?
+            }
             "quit" => {
                 self.stop_search();
                 return Ok(Flow::Quit);
