@@ -185,39 +185,104 @@ fn phase_weight(piece_kind: u8) -> i32 {
 /// `1 - min(phase, FULL_PHASE) / FULL_PHASE`.
 const FULL_PHASE: i32 = 32;
 
+/// The squares beyond each square of a 9×10 board in each of the four line directions
+/// (east, north, west, south), nearest first in index order for east and north, one bit
+/// per square: a line piece's reach is read off these and the occupancy.
+static LINES: [[u128; 90]; 4] = line_table();
+
+/// Builds [`LINES`] at compile time.
+const fn line_table() -> [[u128; 90]; 4] {
+    let mut table = [[0u128; 90]; 4];
+    let steps: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+    let mut direction = 0;
+    while direction < 4 {
+        let mut square = 0;
+        while square < 90 {
+            let (df, dr) = steps[direction];
+            let mut file = (square % 9) as i32 + df;
+            let mut rank = (square / 9) as i32 + dr;
+            let mut set = 0u128;
+            while file >= 0 && file < 9 && rank >= 0 && rank < 10 {
+                set |= 1u128 << (rank * 9 + file);
+                file += df;
+                rank += dr;
+            }
+            table[direction][square] = set;
+            square += 1;
+        }
+        direction += 1;
+    }
+    table
+}
+
+/// The nearest occupied square of `blockers` along `direction` (0 east and 1 north run
+/// up the square numbers, 2 west and 3 south down them).
+#[inline]
+fn nearest(blockers: u128, direction: usize) -> Option<u8> {
+    if blockers == 0 {
+        None
+    } else if direction < 2 {
+        Some(blockers.trailing_zeros() as u8)
+    } else {
+        Some(127 - blockers.leading_zeros() as u8)
+    }
+}
+
+/// Squares a chariot on `square` reaches along its four lines (mobility): the empty
+/// squares up to the first piece, and that piece's square.
+#[inline]
+fn rook_mobility(occupied: u128, square: u8) -> i32 {
+    let mut count = 0;
+    for (direction, lines) in LINES.iter().enumerate() {
+        let line = lines[square as usize];
+        count += match nearest(line & occupied, direction) {
+            Some(blocker) => (line ^ lines[blocker as usize]).count_ones(),
+            None => line.count_ones(),
+        };
+    }
+    count as i32
+}
+
 /// Squares a cannon on `square` reaches along its four lines: xiangqi's slides to empty
 /// squares and its capture over one screen; janggi's jumps over one screen that is not a
 /// cannon, landing on an empty square or taking a piece that is not a cannon. Palace
 /// diagonals are left out (as the fit leaves them out).
 #[inline]
-fn cannon_reach(board: &[u8; 90], square: u8, side: Side, janggi: bool) -> i32 {
-    let file = (square % 9) as i32;
-    let rank = (square / 9) as i32;
+fn cannon_reach(board: &[u8; 90], occupied: u128, square: u8, side: Side, janggi: bool) -> i32 {
+    let is_cannon = |at: u8| xiangqi::kind_of(board[at as usize]) == kind::CANNON;
     let mut count = 0;
-    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        let (mut f, mut r) = (file + df, rank + dr);
-        let mut screen = false;
-        while (0..9).contains(&f) && (0..10).contains(&r) {
-            let code = board[(r * 9 + f) as usize];
-            let is_cannon = code != 0 && xiangqi::kind_of(code) == kind::CANNON;
-            if !screen {
-                if code == 0 {
-                    count += i32::from(!janggi);
-                } else if janggi && is_cannon {
-                    break;
-                } else {
-                    screen = true;
+    for (direction, lines) in LINES.iter().enumerate() {
+        let line = lines[square as usize];
+        let Some(screen) = nearest(line & occupied, direction) else {
+            // No screen: xiangqi's cannon slides to the edge; janggi's goes nowhere.
+            if !janggi {
+                count += line.count_ones() as i32;
+            }
+            continue;
+        };
+        if janggi && is_cannon(screen) {
+            continue;
+        }
+        let beyond = lines[screen as usize];
+        if !janggi {
+            // The empty squares before the screen.
+            count += (line ^ beyond).count_ones() as i32 - 1;
+        }
+        match nearest(beyond & occupied, direction) {
+            Some(target) => {
+                if janggi {
+                    count += (beyond ^ lines[target as usize]).count_ones() as i32 - 1;
                 }
-            } else if code == 0 {
-                count += i32::from(janggi);
-            } else {
-                if xiangqi::owner(code) != side && !(janggi && is_cannon) {
+                let code = board[target as usize];
+                if xiangqi::owner(code) != side && !(janggi && is_cannon(target)) {
                     count += 1;
                 }
-                break;
             }
-            f += df;
-            r += dr;
+            None => {
+                if janggi {
+                    count += beyond.count_ones() as i32;
+                }
+            }
         }
     }
     count
@@ -283,6 +348,7 @@ fn horse_mobility(board: &[u8; 90], square: u8, side: Side) -> i32 {
 fn fitted_evaluation(
     model: &FittedModel,
     board: &[u8; 90],
+    occupied: u128,
     kings: [u8; 2],
     side_to_move: Side,
 ) -> i32 {
@@ -291,14 +357,13 @@ fn fitted_evaluation(
     let mut defenders = [0i32; 2];
     let mut attackers = [0i32; 2];
     let mut cannons = [0i32; 2];
-    let mut pieces = 0;
+    let pieces = occupied.count_ones() as i32;
     let mut phase = 0;
-    for square in 0..90u8 {
+    let mut remaining = occupied;
+    while remaining != 0 {
+        let square = remaining.trailing_zeros() as u8;
+        remaining &= remaining - 1;
         let code = board[square as usize];
-        if code == 0 {
-            continue;
-        }
-        pieces += 1;
         let side = xiangqi::owner(code);
         let index = side.index();
         let piece_kind = xiangqi::kind_of(code);
@@ -312,7 +377,7 @@ fn fitted_evaluation(
         endgame_shift[index] += model.endgame_shifts[piece_kind as usize][relative] as i32;
         match piece_kind {
             kind::CHARIOT => {
-                score[index] += model.chariot_mobility * rook_mobility(board, square);
+                score[index] += model.chariot_mobility * rook_mobility(occupied, square);
                 attackers[index] += 2;
             }
             kind::HORSE => {
@@ -323,7 +388,7 @@ fn fitted_evaluation(
                 attackers[index] += 1;
                 cannons[index] += 1;
                 score[index] +=
-                    model.cannon_reach * cannon_reach(board, square, side, model.janggi);
+                    model.cannon_reach * cannon_reach(board, occupied, square, side, model.janggi);
                 let king = kings[1 - index];
                 if king < 90 && (king % 9 == square % 9 || king / 9 == square / 9) {
                     if let Some(weight) = model
@@ -408,26 +473,6 @@ const JANGGI_MODEL: FittedModel = FittedModel {
 /// and exchanges; the evaluation's own values are fitted ([`XIANGQI_MODEL`]).
 const XIANGQI_VALUES: [i32; 8] = [0, 0, 200, 200, 400, 900, 450, 100];
 
-/// Squares a chariot reaches along its four rays on a 9×10 board (mobility).
-#[inline]
-fn rook_mobility(board: &[u8; 90], square: u8) -> i32 {
-    let file = (square % 9) as i32;
-    let rank = (square / 9) as i32;
-    let mut count = 0;
-    for (df, dr) in [(1, 0), (-1, 0), (0, 1), (0, -1)] {
-        let (mut f, mut r) = (file + df, rank + dr);
-        while (0..9).contains(&f) && (0..10).contains(&r) {
-            count += 1;
-            if board[(r * 9 + f) as usize] != 0 {
-                break;
-            }
-            f += df;
-            r += dr;
-        }
-    }
-    count
-}
-
 impl EngineRules for XiangqiPosition {
     const EAGER_LATE_MOVE_PRUNING: bool = true;
 
@@ -443,7 +488,14 @@ impl EngineRules for XiangqiPosition {
             self.king_square(Side::First),
             self.king_square(Side::Second),
         ];
-        fitted_evaluation(&XIANGQI_MODEL, self.board(), kings, self.side_to_move())
+        let occupied = self.occupied_by(Side::First) | self.occupied_by(Side::Second);
+        fitted_evaluation(
+            &XIANGQI_MODEL,
+            self.board(),
+            occupied,
+            kings,
+            self.side_to_move(),
+        )
     }
 
     fn victim_value(&self, mv: Move) -> i32 {
@@ -558,7 +610,14 @@ impl EngineRules for JanggiPosition {
             self.king_square(Side::First),
             self.king_square(Side::Second),
         ];
-        let fitted = fitted_evaluation(&JANGGI_MODEL, self.board(), kings, self.side_to_move());
+        let occupied = self.occupied_by(Side::First) | self.occupied_by(Side::Second);
+        let fitted = fitted_evaluation(
+            &JANGGI_MODEL,
+            self.board(),
+            occupied,
+            kings,
+            self.side_to_move(),
+        );
         // Han's 1.5 points (덤) count in every scored ending.
         let han = if self.rules().scoring { 150 } else { 0 };
         if self.side_to_move() == Side::First {

@@ -678,6 +678,11 @@ impl JanggiPosition {
         &self.board
     }
 
+    /// The squares holding a side's pieces, one bit per square (bit `square`).
+    pub fn occupied_by(&self, side: Side) -> u128 {
+        self.occupied[side.index()]
+    }
+
     /// The square of a side's king.
     pub fn king_square(&self, side: Side) -> u8 {
         self.kings[side.index()]
