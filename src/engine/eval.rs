@@ -153,7 +153,7 @@ struct FittedModel {
     /// with every piece on the board.
     square_values: &'static [[i16; 90]; 8],
     /// How much each square value changes by the endgame (no chariot, horse or cannon
-    /// left); a position gets its share of it by [`game_phase`].
+    /// left); a position gets its share of it by its phase ([`phase_weight`], [`FULL_PHASE`]).
     endgame_shifts: &'static [[i16; 90]; 8],
     chariot_mobility: i32,
     horse_mobility: i32,
@@ -288,27 +288,17 @@ fn cannon_reach(board: &[u8; 90], occupied: u128, square: u8, side: Side, janggi
     count
 }
 
-/// Pieces strictly between two squares of one file or rank.
+/// Pieces strictly between two squares of one file or rank, read off [`LINES`].
 #[inline]
-fn pieces_between(board: &[u8; 90], from: u8, to: u8) -> usize {
-    let step: i32 = if from % 9 == to % 9 {
-        if to > from {
-            9
-        } else {
-            -9
-        }
-    } else if to > from {
-        1
-    } else {
-        -1
+fn pieces_between(occupied: u128, from: u8, to: u8) -> usize {
+    let direction = match (from % 9 == to % 9, to > from) {
+        (false, true) => 0,
+        (true, true) => 1,
+        (false, false) => 2,
+        (true, false) => 3,
     };
-    let mut count = 0;
-    let mut at = from as i32 + step;
-    while at != to as i32 {
-        count += usize::from(board[at as usize] != 0);
-        at += step;
-    }
-    count
+    let between = LINES[direction][from as usize] ^ LINES[direction][to as usize];
+    (between & occupied & !(1u128 << to)).count_ones() as usize
 }
 
 /// Horse destinations from `square` with the leg free and no own piece there (xiangqi and
@@ -393,7 +383,7 @@ fn fitted_evaluation(
                 if king < 90 && (king % 9 == square % 9 || king / 9 == square / 9) {
                     if let Some(weight) = model
                         .cannon_facing_king
-                        .get(pieces_between(board, square, king))
+                        .get(pieces_between(occupied, square, king))
                     {
                         score[index] += weight;
                     }
