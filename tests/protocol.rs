@@ -661,3 +661,40 @@ fn ucci_names_its_own_level_option_when_refusing_a_value() {
         "UCCI has no Skill Level: {out}"
     );
 }
+
+#[test]
+fn uci_eval_prints_the_shogi_terms_whose_weighted_sum_is_the_evaluation() {
+    // tools/tune_eval.py fits the shogi weights to these terms: they must be the ones the
+    // evaluation sums, in the order of `tuned::SHOGI_WEIGHTS`.
+    let out = run_uci(
+        "setoption name UCI_Variant value shogi\nposition startpos moves c3c4 g7g6 b1c3\neval\n",
+    );
+    let terms: Vec<i32> = out
+        .lines()
+        .find_map(|l| l.strip_prefix("info string evaluation terms "))
+        .unwrap_or_else(|| panic!("no terms line in {out}"))
+        .split_whitespace()
+        .map(|t| t.parse().unwrap())
+        .collect();
+    assert_eq!(
+        terms.len(),
+        qipan::engine::tuned::SHOGI_WEIGHTS.len(),
+        "{out}"
+    );
+    let evaluation: i32 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("info string static evaluation "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no evaluation in {out}"));
+    let sum: i32 = terms
+        .iter()
+        .zip(qipan::engine::tuned::SHOGI_WEIGHTS.iter())
+        .map(|(term, weight)| term * weight)
+        .sum();
+    assert_eq!(evaluation, sum / 16, "{out}");
+    // Xiangqi's fitted features are computed by the script itself: no terms line.
+    let out = run_uci("setoption name UCI_Variant value xiangqi\nposition startpos\neval\n");
+    assert!(!out.contains("evaluation terms"), "{out}");
+    assert!(out.contains("info string static evaluation"), "{out}");
+}

@@ -58,9 +58,6 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 KINDS = "kabnrcp"  # FEN letters: king, advisor, elephant (b), horse (n), chariot (r), cannon, pawn
-# qipan's kind codes (src/rules/xiangqi.rs `kind`): king 1, advisor 2, elephant 3, horse 4,
-# chariot 5, cannon 6, soldier 7.
-KIND_CODE = {"k": 1, "a": 2, "b": 3, "n": 4, "r": 5, "c": 6, "p": 7}
 CHARIOT_VALUE = {"xiangqi": 900, "janggi": 1300}
 SQUARES = 50  # 10 ranks x 5 folded files
 
