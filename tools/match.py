@@ -201,6 +201,8 @@ def main():
     parser.add_argument("--qipan-nodes", type=int, default=0, help="nodes per move instead of time")
     parser.add_argument("--qipan-level", type=int, default=10)
     parser.add_argument("--fsf-nodes", type=int, default=10000)
+    parser.add_argument("--fsf-movetime", type=int, default=0,
+                        help="ms per move for the opponent instead of nodes (equal-time matches)")
     parser.add_argument("--opening-plies", type=int, default=4)
     parser.add_argument("--max-plies", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
@@ -238,7 +240,7 @@ def main():
     fsf.start(args.variant, [("Threads", 1), ("Hash", 16)])
     judge.start(args.variant, [])
     qipan_go = f"go nodes {args.qipan_nodes}" if args.qipan_nodes else f"go movetime {args.qipan_movetime}"
-    fsf_go = f"go nodes {args.fsf_nodes}"
+    fsf_go = f"go movetime {args.fsf_movetime}" if args.fsf_movetime else f"go nodes {args.fsf_nodes}"
 
     wins = draws = losses = 0
     adjudicated_games = 0

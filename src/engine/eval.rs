@@ -111,6 +111,11 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// before the picker (janggi: with the staged order it lost both self-play matches
     /// against the one-generation order at equal nodes, 25–35 of 60 and 65–75 of 140).
     const STAGED_MOVE_ORDER: bool = true;
+    /// Appends the legal non-captures that give check, which the quiescence search looks
+    /// at on its first ply; none by default (shogi's, where mates come by drops, pay).
+    fn quiet_checks(&self, moves: &mut MoveList) {
+        let _ = moves;
+    }
     /// Appends the legal moves the quiescence search looks at: exactly the legal moves
     /// for which [`EngineRules::is_tactical`] holds, generated without the others.
     fn tactical_moves(&self, moves: &mut MoveList) {
@@ -832,6 +837,8 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
     let mut attackers = [0i32; 2];
     // Own attacks on the own king's zone.
     let mut cover = [0i32; 2];
+    // Squares each side's pieces other than the king attack.
+    let mut attacked = [0u128; 2];
     for square in 0..81u8 {
         let code = board[square as usize];
         if code == 0 {
@@ -889,6 +896,7 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
                 };
         }
         cover[index] += (attacks & zones[index]).count_ones() as i32;
+        attacked[index] |= attacks;
         if distance(square, kings[index]) <= 1
             && matches!(
                 piece_kind,
@@ -903,9 +911,14 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
             terms[term::KING_GUARDS] += sign;
         }
     }
+    let empty = !(occupied[0] | occupied[1]) & ((1u128 << 81) - 1);
     for side in [Side::First, Side::Second] {
         let index = side.index();
+        let enemy = 1 - index;
         let sign = if side == Side::First { 1 } else { -1 };
+        // Where a drop would check the enemy king and no enemy piece but the king could
+        // take it (next to the king only when one of ours backs the drop up).
+        let safe = empty & !attacked[enemy] & !(zones[enemy] & !attacked[index]);
         for hand_kind in shogi::HAND_KINDS {
             let count = position.hand_count(side, hand_kind) as i32;
             if count == 0 {
@@ -913,12 +926,20 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
             }
             terms[term::HAND + hand_kind as usize - 1] += sign * count;
             // Pieces in hand can be dropped next to the enemy king at once.
-            danger[1 - index] += match hand_kind {
+            danger[enemy] += match hand_kind {
                 shogi::kind::ROOK => 6 * count,
                 shogi::kind::BISHOP | shogi::kind::GOLD | shogi::kind::SILVER => 4 * count,
                 shogi::kind::PAWN => count.min(3),
                 _ => 2 * count,
             };
+            let checks = (position.check_squares(side, hand_kind) & safe).count_ones() as i32;
+            danger[enemy] += checks.min(4)
+                * match hand_kind {
+                    shogi::kind::ROOK | shogi::kind::GOLD => 4,
+                    shogi::kind::BISHOP | shogi::kind::SILVER => 3,
+                    shogi::kind::PAWN => 1,
+                    _ => 2,
+                };
         }
     }
     let mut penalty = [0i32; 2];
@@ -1058,6 +1079,10 @@ impl EngineRules for ShogiPosition {
 
     fn quick_legality(&self, mv: Move) -> Option<bool> {
         Some(self.check_move(mv).is_ok())
+    }
+
+    fn quiet_checks(&self, moves: &mut MoveList) {
+        self.legal_quiet_checks(moves);
     }
 
     fn tactical_moves(&self, moves: &mut MoveList) {

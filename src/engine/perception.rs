@@ -276,6 +276,16 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
             other => other,
         }
     }
+    fn quiet_checks(&self, moves: &mut MoveList) {
+        let mut own = MoveList::new();
+        self.position.quiet_checks(&mut own);
+        if self.perception.blindness > 0 {
+            own = self.perception.seen(&self.position, &own);
+        }
+        for &mv in own.iter() {
+            moves.push(mv);
+        }
+    }
     const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
     fn tactical_moves(&self, moves: &mut MoveList) {

@@ -988,6 +988,16 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             alpha = alpha.max(best);
             tactical_moves(position, moves);
+            if depth == 0 {
+                // The first ply also looks at quiet checks (shogi: drops that may mate).
+                let mut checks = MoveList::new();
+                position.quiet_checks(&mut checks);
+                for &mv in checks.iter() {
+                    if !position.is_tactical(mv) {
+                        moves.push(mv);
+                    }
+                }
+            }
         }
         self.score_moves(position, moves, hash_move, ply, &mut scores[..moves.len()]);
         let count = moves.len();
@@ -1004,10 +1014,13 @@ impl<P: EngineRules> Searcher<'_, P> {
             list.swap(index, pick);
             scores.swap(index, pick);
             let mv = list[index];
-            // Delta pruning: even winning this piece cannot lift the score to alpha.
+            let victim = position.victim_value(mv);
+            // Delta pruning: even winning this piece cannot lift the score to alpha (a
+            // quiet check is there for the mate it may lead to, not for material).
             if stand_pat > -INFINITY
                 && !mv.is_promotion()
-                && stand_pat + position.victim_value(mv) + 200 < alpha
+                && victim > 0
+                && stand_pat + victim + 200 < alpha
             {
                 continue;
             }

@@ -901,6 +901,23 @@ impl ShogiPosition {
         }
     }
 
+    /// Squares from which a piece of `kind` of `attacker`'s would attack the other side's
+    /// king on the current board: where that king's own piece of the kind, standing on the
+    /// king's square, would reach. None for the king, or when the king is not on the board.
+    /// Move generation finds checking moves with it, the evaluation threats of checks.
+    pub fn check_squares(&self, attacker: Side, kind: u8) -> u128 {
+        let king = self.kings[attacker.opponent().index()];
+        if king as usize >= SQUARE_COUNT || !(PAWN..=DRAGON).contains(&kind) || kind == KING {
+            return 0;
+        }
+        self.reach(
+            &TABLES,
+            king,
+            piece(attacker.opponent(), kind),
+            self.all_occupied(),
+        )
+    }
+
     /// Squares holding `side`'s pieces, one bit per square.
     pub fn occupied_by(&self, side: Side) -> u128 {
         self.occupied[side.index()]
@@ -927,32 +944,45 @@ impl ShogiPosition {
 
     /// Own pieces standing alone between the own king and an enemy slider aimed at it.
     fn pinned_pieces(&self, tables: &ShogiTables, us: Side, occupied: u128) -> u128 {
-        let king = self.kings[us.index()] as usize;
+        self.line_blockers(tables, us, us, occupied)
+    }
+
+    /// Pieces of `blocker` standing alone between `king_side`'s king and a slider of
+    /// `king_side`'s opponent aimed at it: with `blocker` the king's side, the pinned
+    /// pieces; with the opponent, the pieces whose move may uncover a check.
+    fn line_blockers(
+        &self,
+        tables: &ShogiTables,
+        king_side: Side,
+        blocker: Side,
+        occupied: u128,
+    ) -> u128 {
+        let king = self.kings[king_side.index()] as usize;
         if king >= SQUARE_COUNT {
             return 0;
         }
-        let mut pinned = 0;
+        let mut blockers = 0;
         for direction in 0..8 {
             let hits = tables.rays[king][direction] & occupied;
             if hits == 0 {
                 continue;
             }
-            let blocker = nearest(direction, hits);
-            if owner(self.board[blocker as usize]) != us {
+            let between = nearest(direction, hits);
+            if owner(self.board[between as usize]) != blocker {
                 continue;
             }
-            let beyond = tables.rays[blocker as usize][direction] & occupied;
+            let beyond = tables.rays[between as usize][direction] & occupied;
             if beyond == 0 {
                 continue;
             }
             let code = self.board[nearest(direction, beyond) as usize];
-            if owner(code) != us
+            if owner(code) != king_side
                 && tables.slide_directions[code as usize] & (1 << (direction ^ 1)) != 0
             {
-                pinned |= bit(blocker);
+                blockers |= bit(between);
             }
         }
-        pinned
+        blockers
     }
 
     /// Empty squares between the own king and the enemy sliders checking it (where a drop may block).
@@ -1030,6 +1060,64 @@ impl ShogiPosition {
     /// The legal moves landing on `within`, drops included when `drops` is true.
     #[inline]
     fn generate_within<S: MoveSink>(&self, sink: &mut S, within: u128, drops: bool) {
+        self.generate_masked(sink, |_, _| within, |_| if drops { within } else { 0 });
+    }
+
+    /// Appends the legal moves that are not captures and give check: drops and board
+    /// moves (promoting or not, checking directly or by uncovering a slider), exactly
+    /// the legal non-captures after which the opponent's king is attacked. The CPU's
+    /// quiescence search looks at them in shogi, where mates come by drops; they are
+    /// generated from the squares that attack the enemy king, not from every move.
+    pub fn legal_quiet_checks(&self, moves: &mut MoveList) {
+        let tables = &**TABLES;
+        let us = self.side;
+        let them = us.opponent();
+        let enemy_king = self.kings[them.index()];
+        if enemy_king as usize >= SQUARE_COUNT {
+            return;
+        }
+        let occupied = self.all_occupied();
+        let empty = !occupied & BOARD_MASK;
+        // `attackers_from[kind]`: where a piece of that kind of ours would attack the king.
+        let mut attackers_from = [0u128; 16];
+        for kind in PAWN..=DRAGON {
+            attackers_from[kind as usize] = self.check_squares(us, kind);
+        }
+        let uncovering = self.line_blockers(tables, them, us, occupied);
+        let mut candidates = MoveList::new();
+        self.generate_masked(
+            &mut candidates,
+            |from, code| {
+                if uncovering & bit(from) != 0 {
+                    return empty;
+                }
+                let kind = kind_of(code);
+                let mut squares = attackers_from[kind as usize];
+                if let Some(promoted_kind) = promoted(kind) {
+                    squares |= attackers_from[promoted_kind as usize];
+                }
+                squares & empty
+            },
+            |hand_kind| attackers_from[hand_kind as usize] & empty,
+        );
+        for &mv in candidates.iter() {
+            let mut after = self.clone();
+            after.play_unchecked(mv);
+            if after.is_king_attacked(them) {
+                moves.push(mv);
+            }
+        }
+    }
+
+    /// The legal moves of the piece `code` on `from` landing on `board_within(from, code)`,
+    /// and the drops of each hand kind landing on `drop_within(hand_kind)`.
+    #[inline]
+    fn generate_masked<S: MoveSink>(
+        &self,
+        sink: &mut S,
+        board_within: impl Fn(u8, u8) -> u128,
+        drop_within: impl Fn(u8) -> u128,
+    ) {
         let tables = &**TABLES;
         let us = self.side;
         let them = us.opponent();
@@ -1049,7 +1137,8 @@ impl ShogiPosition {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
             let code = self.board[from as usize];
-            let mut targets = self.reach(tables, from, code, occupied) & !own & within;
+            let mut targets =
+                self.reach(tables, from, code, occupied) & !own & board_within(from, code);
             if tested & bit(from) != 0 {
                 let mut candidates = targets;
                 while candidates != 0 {
@@ -1081,7 +1170,7 @@ impl ShogiPosition {
             sink.add_moves(from, targets & !must_promote, false);
         }
         let hand = &self.hands[us.index()];
-        if !drops || hand[1..].iter().all(|&count| count == 0) {
+        if hand[1..].iter().all(|&count| count == 0) {
             return;
         }
         let mut empty = !occupied & BOARD_MASK;
@@ -1103,7 +1192,11 @@ impl ShogiPosition {
             if hand[hand_kind as usize] == 0 {
                 continue;
             }
-            let mut targets = empty & tables.drop_area[us.index()][hand_kind as usize];
+            let mut targets =
+                empty & tables.drop_area[us.index()][hand_kind as usize] & drop_within(hand_kind);
+            if targets == 0 {
+                continue;
+            }
             if hand_kind == PAWN {
                 targets &= !tables.files[self.pawn_files[us.index()] as usize];
                 let check_square = self.pawn_check_square(tables);
@@ -1660,6 +1753,53 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Every legal non-capture that leaves the opponent in check, found by playing them all.
+    fn quiet_checks_by_playing(p: &ShogiPosition) -> Vec<Move> {
+        let mut moves = MoveList::new();
+        p.legal_moves(&mut moves);
+        let mut checks: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut child = p.clone();
+                child.play_unchecked(mv);
+                !p.is_capture(mv) && child.in_check()
+            })
+            .collect();
+        checks.sort_by_key(|mv| (mv.from, mv.to, mv.flags));
+        checks
+    }
+
+    #[test]
+    fn quiet_checks_are_exactly_the_legal_non_captures_that_give_check() {
+        let data = include_str!("../../tests/data/shogi_perft.txt");
+        let mut positions = 0;
+        let mut checks = 0;
+        for line in data.lines().filter(|line| !line.starts_with('#')) {
+            let root = position(line.split(';').next().unwrap());
+            let mut moves = MoveList::new();
+            root.legal_moves(&mut moves);
+            // The perft positions and every position one move after them.
+            let children = moves.iter().map(|&mv| {
+                let mut child = root.clone();
+                child.play_unchecked(mv);
+                child
+            });
+            for p in std::iter::once(root.clone()).chain(children) {
+                let expected = quiet_checks_by_playing(&p);
+                let mut generated = MoveList::new();
+                p.legal_quiet_checks(&mut generated);
+                let mut got: Vec<Move> = generated.iter().copied().collect();
+                got.sort_by_key(|mv| (mv.from, mv.to, mv.flags));
+                assert_eq!(got, expected, "{}", p.sfen());
+                positions += 1;
+                checks += got.len();
+            }
+        }
+        assert!(positions > 5_000, "{positions} positions");
+        assert!(checks > 5_000, "{checks} checks");
     }
 
     #[test]
