@@ -990,12 +990,15 @@ impl<P: EngineRules> Searcher<'_, P> {
             tactical_moves(position, moves);
             if depth == 0 {
                 // The first ply also looks at quiet checks (shogi: drops that may mate).
-                let mut checks = MoveList::new();
-                position.quiet_checks(&mut checks);
-                for &mv in checks.iter() {
-                    if !position.is_tactical(mv) {
-                        moves.push(mv);
-                    }
+                let tactical = moves.len();
+                position.quiet_checks(moves);
+                if moves.len() > tactical {
+                    // Checks that are also tactical (a promotion) are in the list already.
+                    let mut index = 0;
+                    moves.retain(|mv| {
+                        index += 1;
+                        index <= tactical || !position.is_tactical(mv)
+                    });
                 }
             }
         }
