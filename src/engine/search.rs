@@ -25,6 +25,8 @@ const REVERSE_FUTILITY_MARGIN: i32 = 110;
 const EXCHANGE_PRUNING_MARGIN: i32 = 100;
 /// A quiet move's history divided by this is taken off its late-move reduction.
 const HISTORY_REDUCTION_DIVISOR: i32 = 6_000;
+/// Slots of the static evaluation cache (a power of two).
+const EVAL_CACHE_SIZE: usize = 1 << 15;
 /// A bound beyond every score.
 const INFINITY: i32 = 31_000;
 /// History table entries per side: every from×to pair plus drops (kind × square).
@@ -88,6 +90,8 @@ struct Searcher<'a, P: EngineRules> {
     evals: [i32; MAX_PLY + 2],
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: [usize; MAX_PLY + 2],
+    /// Static evaluations by search key (`EVAL_CACHE_SIZE` slots, the newest kept).
+    eval_cache: Vec<(u64, i32)>,
     /// One move picker per ply, taken by the node searching there and given back after
     /// (reused so that its large arrays are not filled anew at every node).
     pickers: Vec<Option<Box<MovePicker>>>,
@@ -154,6 +158,7 @@ impl<'a, P: EngineRules> Searcher<'a, P> {
             pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
             pickers: (0..MAX_PLY + 2).map(|_| Some(Box::default())).collect(),
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
             _game: std::marker::PhantomData,
         };
         searcher.push(root.search_key(), root.in_check(), false, Move::default());
@@ -506,9 +511,19 @@ impl<P: EngineRules> Searcher<'_, P> {
     }
 
     /// The static evaluation plus the level's noise (the same for a position every time).
+    /// Positions come back (re-searches, transpositions): their evaluation is kept in a
+    /// small cache keyed by the full search key.
     #[inline]
-    fn static_eval(&self, position: &P) -> i32 {
-        let mut value = position.evaluate();
+    fn static_eval(&mut self, position: &P) -> i32 {
+        let key = position.search_key();
+        let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
+        let mut value = if slot.0 == key && key != 0 {
+            slot.1
+        } else {
+            let value = position.evaluate();
+            *slot = (key, value);
+            value
+        };
         if self.plan.noise > 0 {
             let mixed = (position.search_key() ^ self.plan.seed)
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15)
