@@ -6,6 +6,9 @@ Debian `fairy-stockfish` package. Build qipan first: `cargo build --release`.
 
     nice python3 tools/match.py --variant xiangqi --games 20 \
         --qipan-movetime 1000 --fsf-nodes 10000
+    # equal time (issue 17's target 3): both engines at the same movetime
+    nice python3 tools/match.py --variant shogi --games 100 \
+        --qipan-movetime 100 --fsf-movetime 100
 
 Both engines speak UCI (Fairy-Stockfish's dialect: shogi moves like `c3c4`, `P@e5`).
 Each opening (a few random legal plies, seeded) is played twice, colours swapped.
