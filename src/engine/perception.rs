@@ -155,6 +155,20 @@ pub struct Perceived<P> {
 }
 
 impl<P: EngineRules> Perceived<P> {
+    /// Appends the moves `generate` gives for the real position that the level sees (all of
+    /// them when in check). The quiescence search's moves have no fallback: a capture or
+    /// check nobody sees leaves the position standing pat.
+    fn push_seen(&self, moves: &mut MoveList, generate: impl FnOnce(&P, &mut MoveList)) {
+        let mut own = MoveList::new();
+        generate(&self.position, &mut own);
+        if self.perception.blindness > 0 && !self.position.in_check() {
+            own = self.perception.seen(&self.position, &own);
+        }
+        for &mv in own.iter() {
+            moves.push(mv);
+        }
+    }
+
     /// True when the level sees none of the legal moves here (then it is shown them all).
     fn every_move_unseen(&self) -> bool {
         let mut all = MoveList::new();
@@ -277,27 +291,12 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
         }
     }
     fn quiet_checks(&self, moves: &mut MoveList) {
-        let mut own = MoveList::new();
-        self.position.quiet_checks(&mut own);
-        if self.perception.blindness > 0 {
-            own = self.perception.seen(&self.position, &own);
-        }
-        for &mv in own.iter() {
-            moves.push(mv);
-        }
+        self.push_seen(moves, |position, own| position.quiet_checks(own));
     }
     const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
     fn tactical_moves(&self, moves: &mut MoveList) {
-        let mut own = MoveList::new();
-        self.position.tactical_moves(&mut own);
-        if self.perception.blindness > 0 && !self.position.in_check() {
-            // No fallback here: a capture nobody sees leaves the position standing pat.
-            own = self.perception.seen(&self.position, &own);
-        }
-        for &mv in own.iter() {
-            moves.push(mv);
-        }
+        self.push_seen(moves, |position, own| position.tactical_moves(own));
     }
 }
 

@@ -525,7 +525,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             value
         };
         if self.plan.noise > 0 {
-            let mixed = (position.search_key() ^ self.plan.seed)
+            let mixed = (key ^ self.plan.seed)
                 .wrapping_mul(0x9E37_79B9_7F4A_7C15)
                 .rotate_left(29)
                 .wrapping_mul(0xBF58_476D_1CE4_E5B9);
