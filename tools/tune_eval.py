@@ -429,11 +429,12 @@ SHOGI_TERM_NAMES = (
                                       "rook"]]
     + ["pawn advance", "silver advance", "knight advance", "bishop reach", "horse reach",
        "rook reach", "dragon reach", "lance reach", "king on the centre file",
-       "king at home", "king advance", "king guards", "king danger", "tempo"])
+       "king at home", "king advance", "king guards", "king danger", "tempo",
+       "threatened (mover)", "threatened (waiter)"])
 # The hand-made weights (centipawns per unit of each term) the fit starts from.
 SHOGI_PRIOR = ([90, 315, 405, 495, 540, 855, 990, 540, 540, 540, 540, 945, 1395]
                + [105, 350, 450, 560, 620, 950, 1100]
-               + [4, 5, 5, 4, 3, 3, 3, 2, -15, 20, -25, 20, 1, 20])
+               + [4, 5, 5, 4, 3, 3, 3, 2, -15, 20, -25, 20, 1, 20, -10, 30])
 SHOGI_WEIGHT_UNIT = 16  # the Rust weights are in 1/16 centipawn
 # Terms the fit leaves at the prior. Fitted freely (ridge 10), the king-danger penalty grew
 # 3x (its cap of 1,600 cp then outweighs a rook, and the search gives material for attacks

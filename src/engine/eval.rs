@@ -793,7 +793,7 @@ fn shogi_king_zone(king: u8) -> u128 {
 const SHOGI_WEIGHT_UNIT: i32 = 16;
 
 /// How many terms the shogi evaluation has ([`shogi_terms`]).
-pub const SHOGI_TERMS: usize = 34;
+pub const SHOGI_TERMS: usize = 36;
 
 /// Where each term sits in [`shogi_terms`] after the 13 board kinds and 7 hand kinds.
 mod shogi_term {
@@ -812,12 +812,16 @@ mod shogi_term {
     pub const KING_GUARDS: usize = 31;
     pub const KING_DANGER: usize = 32;
     pub const TEMPO: usize = 33;
+    pub const MOVER_THREATENED: usize = 34;
+    pub const WAITER_THREATENED: usize = 35;
 }
 
 /// The terms of the shogi evaluation, each as the side to move's count minus the
 /// opponent's (the tempo is 1): pieces of each kind on the board and in hand, advances,
 /// the reach of the long pieces, the king's file, rank and guards, and the king-danger
-/// penalty (the opponent's minus one's own). The evaluation is their sum weighted by
+/// penalty (the opponent's minus one's own); then, for the side to move and for the other
+/// side apart, the value (in pawns) of its pieces under threat: attacked and not defended,
+/// or attacked by a pawn. The evaluation is their sum weighted by
 /// `tuned::SHOGI_WEIGHTS`; `tools/tune_eval.py` fits those weights to these terms.
 pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
     use shogi_term as term;
@@ -839,6 +843,8 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
     let mut cover = [0i32; 2];
     // Squares each side's pieces other than the king attack.
     let mut attacked = [0u128; 2];
+    // Squares each side's pawns attack.
+    let mut pawn_attacks = [0u128; 2];
     for square in 0..81u8 {
         let code = board[square as usize];
         if code == 0 {
@@ -897,6 +903,9 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
         }
         cover[index] += (attacks & zones[index]).count_ones() as i32;
         attacked[index] |= attacks;
+        if piece_kind == shogi::kind::PAWN {
+            pawn_attacks[index] |= attacks;
+        }
         if distance(square, kings[index]) <= 1
             && matches!(
                 piece_kind,
@@ -961,6 +970,31 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
         }
     }
     terms[term::TEMPO] = 1;
+    let mover = position.side_to_move().index();
+    for index in [mover, 1 - mover] {
+        let enemy = 1 - index;
+        // Own pieces but the king (a king zone holds its king: kings defend and attack
+        // the squares around them).
+        let pieces = occupied[index] & !(1u128 << kings[index].min(127));
+        let hanging = pieces & (attacked[enemy] | zones[enemy]) & !(attacked[index] | zones[index]);
+        let mut threatened = hanging | pieces & pawn_attacks[enemy];
+        let mut value = 0;
+        while threatened != 0 {
+            let square = threatened.trailing_zeros() as usize;
+            threatened &= threatened - 1;
+            let kind = shogi::kind_of(board[square]);
+            // A defended pawn attacked by a pawn is an even trade, not a threat.
+            if kind != shogi::kind::PAWN || hanging & (1u128 << square) != 0 {
+                value += SHOGI_BOARD_VALUES[kind as usize];
+            }
+        }
+        let slot = if index == mover {
+            term::MOVER_THREATENED
+        } else {
+            term::WAITER_THREATENED
+        };
+        terms[slot] = value / 90;
+    }
     terms
 }
 
@@ -1173,6 +1207,26 @@ mod tests {
             }
         }
         assert!(nodes > 10_000, "{nodes} nodes checked");
+    }
+
+    #[test]
+    fn shogi_threat_terms_count_hanging_pieces_and_pawn_attacks_for_each_side_apart() {
+        let terms = |fen: &str| {
+            let terms = shogi_terms(&ShogiPosition::from_any(fen).unwrap());
+            (
+                terms[shogi_term::MOVER_THREATENED],
+                terms[shogi_term::WAITER_THREATENED],
+            )
+        };
+        // A rook attacked by a pawn (and undefended: 990 / 90 = 11 pawns); the pawn
+        // hangs to the rook (1 pawn). Whose move it is decides which term holds which.
+        assert_eq!(terms("4k4/9/9/9/4p4/4R4/9/9/4K4 b - 1"), (11, 1));
+        assert_eq!(terms("4k4/9/9/9/4p4/4R4/9/9/4K4 w - 1"), (1, 11));
+        // A silver attacked by a gold but defended by its own gold: no threat; the
+        // attacking gold is undefended and hangs to the silver (540 / 90 = 6 pawns).
+        assert_eq!(terms("4k4/9/9/9/4g4/4S4/4G4/9/4K4 b - 1"), (0, 6));
+        // A defended pawn facing a pawn is an even trade, not a threat.
+        assert_eq!(terms("4k4/9/9/4g4/4p4/4P4/4G4/9/4K4 b - 1"), (0, 0));
     }
 
     #[test]

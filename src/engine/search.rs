@@ -27,6 +27,8 @@ const EXCHANGE_PRUNING_MARGIN: i32 = 100;
 const HISTORY_REDUCTION_DIVISOR: i32 = 6_000;
 /// Slots of the static evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 15;
+/// Nodes without a hash move are searched a ply shallower from this depth on.
+const INTERNAL_REDUCTION_DEPTH: i32 = 4;
 /// A bound beyond every score.
 const INFINITY: i32 = 31_000;
 /// History table entries per side: every from×to pair plus drops (kind × square).
@@ -657,6 +659,11 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
             }
         }
+        // Internal iterative reduction: a node the table knows no move for is searched a
+        // ply shallower (its ordering is poor, and a deeper visit later finds the move).
+        if hash_move.is_none() && depth >= INTERNAL_REDUCTION_DEPTH {
+            depth -= 1;
+        }
         let static_eval = if in_check {
             -INFINITY
         } else {
@@ -735,15 +742,11 @@ impl<P: EngineRules> Searcher<'_, P> {
                 self.history[self.history_index(position, mv)]
             };
             let prunable = !pv_node && !in_check && searched > 0 && best_score > -MATE_BOUND;
-            let mut child = position.clone();
-            child.play_unchecked(mv);
-            let gives_check = child.in_check();
             // Late-move pruning: at the last plies, quiet moves far down the list rarely
             // matter, unless a board move gives check (shogi's many checking drops are
-            // pruned like the rest).
-            if prunable
+            // pruned like the rest, before the move is even played).
+            let late_quiet = prunable
                 && !tactical
-                && (!gives_check || mv.is_drop())
                 && depth <= 3
                 && searched
                     >= (3 + (depth * depth) as usize)
@@ -751,8 +754,14 @@ impl<P: EngineRules> Searcher<'_, P> {
                             2
                         } else {
                             1
-                        }
-            {
+                        };
+            if late_quiet && mv.is_drop() {
+                continue;
+            }
+            let mut child = position.clone();
+            child.play_unchecked(mv);
+            let gives_check = child.in_check();
+            if late_quiet && !gives_check {
                 continue;
             }
             // Exchange pruning: near the leaves, a capture that loses material by exchange
