@@ -27,8 +27,6 @@ const EXCHANGE_PRUNING_MARGIN: i32 = 100;
 const HISTORY_REDUCTION_DIVISOR: i32 = 6_000;
 /// Slots of the static evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 15;
-/// Nodes without a hash move are searched a ply shallower from this depth on.
-const INTERNAL_REDUCTION_DEPTH: i32 = 4;
 /// A bound beyond every score.
 const INFINITY: i32 = 31_000;
 /// History table entries per side: every from×to pair plus drops (kind × square).
@@ -658,11 +656,6 @@ impl<P: EngineRules> Searcher<'_, P> {
                     _ => {}
                 }
             }
-        }
-        // Internal iterative reduction: a node the table knows no move for is searched a
-        // ply shallower (its ordering is poor, and a deeper visit later finds the move).
-        if hash_move.is_none() && depth >= INTERNAL_REDUCTION_DEPTH {
-            depth -= 1;
         }
         let static_eval = if in_check {
             -INFINITY
