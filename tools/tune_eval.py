@@ -46,7 +46,7 @@ The fitted centipawns are rescaled so the opening chariot keeps qipan's chariot 
 
 Shogi keeps qipan's own evaluation (`shogi_terms` in src/engine/eval.rs: material on the
 board and in hand, advances, reach, the king's place and guards, a king-danger penalty)
-and fits only its 34 weights, starting from the hand-made ones (see `fit_shogi`).
+and fits only its 36 weights, starting from the hand-made ones (see `fit_shogi`).
 """
 
 import argparse
@@ -418,7 +418,7 @@ def rust_tables(variant, weights):
 
 
 # Shogi: the evaluation is qipan's own (src/engine/eval.rs `shogi_terms`), a weighted sum of
-# 34 terms that the binary prints (`eval` in `qipan uci`); the fit finds new weights.
+# 36 terms that the binary prints (`eval` in `qipan uci`); the fit finds new weights.
 # The hand-made weights are the prior: the fit first scales them to Fairy-Stockfish's
 # scores as a whole, then lets each weight move from that by ridge regression, and the
 # result is scaled back to qipan's centipawns (the search's margins keep their meaning).

@@ -971,7 +971,10 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
     }
     terms[term::TEMPO] = 1;
     let mover = position.side_to_move().index();
-    for index in [mover, 1 - mover] {
+    for (index, slot) in [
+        (mover, term::MOVER_THREATENED),
+        (1 - mover, term::WAITER_THREATENED),
+    ] {
         let enemy = 1 - index;
         // Own pieces but the king (a king zone holds its king: kings defend and attack
         // the squares around them).
@@ -988,11 +991,6 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
                 value += SHOGI_BOARD_VALUES[kind as usize];
             }
         }
-        let slot = if index == mover {
-            term::MOVER_THREATENED
-        } else {
-            term::WAITER_THREATENED
-        };
         terms[slot] = value / 90;
     }
     terms
