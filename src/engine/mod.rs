@@ -292,6 +292,8 @@ fn plan_for(limits: &Limits) -> search::Plan {
 /// A CPU player that keeps what it learned (its transposition table) from move to move.
 pub struct Engine {
     table: TranspositionTable,
+    /// Move-ordering statistics and cached evaluations kept from move to move.
+    memory: search::SearchMemory,
     megabytes: usize,
 }
 
@@ -309,6 +311,7 @@ impl Engine {
     pub fn new(megabytes: usize) -> Engine {
         Engine {
             table: TranspositionTable::new(megabytes),
+            memory: search::SearchMemory::default(),
             megabytes,
         }
     }
@@ -328,6 +331,7 @@ impl Engine {
     /// Forgets everything learned (a new game).
     pub fn clear(&mut self) {
         self.table.clear();
+        self.memory.clear();
     }
 
     /// Finds a move for the side to move of `game` within `limits`; `report` hears each
@@ -373,20 +377,21 @@ impl Engine {
         self.table.new_search();
         let plan = plan_for(&limits);
         let table = &mut self.table;
+        let memory = &mut self.memory;
         let sight = Sight {
             blindness: limits.blindness.min(1_000),
             seed: limits.seed,
         };
         Some(match game.position() {
-            AnyPosition::Xiangqi(p) => {
-                run_search::<XiangqiPosition>(p, game, root_moves, plan, sight, table, stop, report)
-            }
-            AnyPosition::Janggi(p) => {
-                run_search::<JanggiPosition>(p, game, root_moves, plan, sight, table, stop, report)
-            }
-            AnyPosition::Shogi(p) => {
-                run_search::<ShogiPosition>(p, game, root_moves, plan, sight, table, stop, report)
-            }
+            AnyPosition::Xiangqi(p) => run_search::<XiangqiPosition>(
+                p, game, root_moves, plan, sight, table, memory, stop, report,
+            ),
+            AnyPosition::Janggi(p) => run_search::<JanggiPosition>(
+                p, game, root_moves, plan, sight, table, memory, stop, report,
+            ),
+            AnyPosition::Shogi(p) => run_search::<ShogiPosition>(
+                p, game, root_moves, plan, sight, table, memory, stop, report,
+            ),
         })
     }
 }
@@ -429,6 +434,7 @@ fn run_search<P: EngineRules>(
     plan: search::Plan,
     sight: Sight,
     table: &mut TranspositionTable,
+    memory: &mut search::SearchMemory,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> search::Outcome {
@@ -438,7 +444,9 @@ fn run_search<P: EngineRules>(
         .filter_map(|any| P::from_any(any).map(|p| (p.search_key(), p.in_check())))
         .collect();
     if sight.blindness == 0 {
-        return search::run(root, &history, root_moves, plan, table, stop, report);
+        return search::run(
+            root, &history, root_moves, plan, table, memory, stop, report,
+        );
     }
     let perception = perception::Perception {
         side: root.side_to_move(),
@@ -456,11 +464,14 @@ fn run_search<P: EngineRules>(
     }
     // What was believed through last turn's blind spots must not leak into this turn's.
     table.clear();
+    memory.clear();
     let perceived = perception::Perceived {
         position: root.clone(),
         perception,
     };
-    search::run(&perceived, &history, &seen, plan, table, stop, report)
+    search::run(
+        &perceived, &history, &seen, plan, table, memory, stop, report,
+    )
 }
 
 /// Finds a move for the side to move of `game` within `limits`; `report` hears each completed depth.

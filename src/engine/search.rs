@@ -98,6 +98,59 @@ struct Searcher<'a, P: EngineRules> {
     _game: std::marker::PhantomData<P>,
 }
 
+/// What one search leaves to the next of the same game: move-ordering statistics
+/// (history, counter-moves), static evaluations and the move pickers' buffers, so a
+/// short search starts with ordering learned on earlier moves instead of from nothing.
+/// Only ordering and cached evaluations live here; no score depends on it.
+pub struct SearchMemory {
+    /// The game (the position type's name) the statistics were gathered in.
+    game: &'static str,
+    history: Vec<i32>,
+    counters: Vec<Move>,
+    eval_cache: Vec<(u64, i32)>,
+    pickers: Vec<Option<Box<MovePicker>>>,
+}
+
+impl Default for SearchMemory {
+    fn default() -> Self {
+        SearchMemory {
+            game: "",
+            history: vec![0; 2 * HISTORY_SIZE],
+            counters: vec![Move::default(); 2 * HISTORY_SIZE],
+            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            pickers: (0..MAX_PLY + 2).map(|_| Some(Box::default())).collect(),
+        }
+    }
+}
+
+impl SearchMemory {
+    /// Forgets the statistics and cached evaluations (a new game, or a level whose blind
+    /// spots must not leak from one turn into the next).
+    pub fn clear(&mut self) {
+        self.game = "";
+        self.history.fill(0);
+        self.counters.fill(Move::default());
+        self.eval_cache.fill((0, 0));
+    }
+
+    /// Makes the memory ready for a search of game `P`: forgotten if it held another game's.
+    /// Rebuilt whole if a search did not hand its parts back (it panicked).
+    fn prepare<P>(&mut self) {
+        let whole = self.history.len() == 2 * HISTORY_SIZE
+            && self.counters.len() == 2 * HISTORY_SIZE
+            && self.eval_cache.len() == EVAL_CACHE_SIZE
+            && self.pickers.len() == MAX_PLY + 2;
+        if !whole {
+            *self = SearchMemory::default();
+        }
+        let game = std::any::type_name::<P>();
+        if self.game != game {
+            self.clear();
+            self.game = game;
+        }
+    }
+}
+
 /// The final answer of a search.
 pub struct Outcome {
     /// The move to play.
@@ -120,11 +173,19 @@ pub fn run<P: EngineRules>(
     root_moves: &[Move],
     plan: Plan,
     table: &mut TranspositionTable,
+    memory: &mut SearchMemory,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> Outcome {
-    let mut searcher = Searcher::new(root, history, plan, table, stop);
-    searcher.iterate(root, root_moves, report)
+    memory.prepare::<P>();
+    let mut searcher = Searcher::new(root, history, plan, table, memory, stop);
+    let outcome = searcher.iterate(root, root_moves, report);
+    // Hand the statistics back for the next move.
+    memory.history = std::mem::take(&mut searcher.history);
+    memory.counters = std::mem::take(&mut searcher.counters);
+    memory.eval_cache = std::mem::take(&mut searcher.eval_cache);
+    memory.pickers = std::mem::take(&mut searcher.pickers);
+    outcome
 }
 
 impl<'a, P: EngineRules> Searcher<'a, P> {
@@ -134,6 +195,7 @@ impl<'a, P: EngineRules> Searcher<'a, P> {
         history: &[(u64, bool)],
         plan: Plan,
         table: &'a mut TranspositionTable,
+        memory: &mut SearchMemory,
         stop: &'a AtomicBool,
     ) -> Searcher<'a, P> {
         let started = Instant::now();
@@ -151,14 +213,14 @@ impl<'a, P: EngineRules> Searcher<'a, P> {
             root_index: history.len(),
             rule: root.repetition_rule(),
             killers: vec![[Move::default(); 2]; MAX_PLY + 2],
-            history: vec![0; 2 * HISTORY_SIZE],
-            counters: vec![Move::default(); 2 * HISTORY_SIZE],
+            history: std::mem::take(&mut memory.history),
+            counters: std::mem::take(&mut memory.counters),
             played: vec![Move::default(); history.len()],
             evals: [-INFINITY; MAX_PLY + 2],
             pv: vec![[Move::default(); MAX_PLY + 1]; MAX_PLY + 2],
             pv_len: [0; MAX_PLY + 2],
-            pickers: (0..MAX_PLY + 2).map(|_| Some(Box::default())).collect(),
-            eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            pickers: std::mem::take(&mut memory.pickers),
+            eval_cache: std::mem::take(&mut memory.eval_cache),
             _game: std::marker::PhantomData,
         };
         searcher.push(root.search_key(), root.in_check(), false, Move::default());
@@ -1153,8 +1215,9 @@ mod tests {
         parse: impl Fn(&P, &str) -> Move,
     ) -> Verdict {
         let mut table = TranspositionTable::new(1);
+        let mut memory = SearchMemory::default();
         let stop = AtomicBool::new(false);
-        let mut searcher = Searcher::new(&root, &[], plan(), &mut table, &stop);
+        let mut searcher = Searcher::new(&root, &[], plan(), &mut table, &mut memory, &stop);
         let mut position = root;
         let mut verdict = Verdict::None;
         for text in moves.split_whitespace() {
@@ -1164,6 +1227,46 @@ mod tests {
             verdict = searcher.repetition_verdict(&position);
         }
         verdict
+    }
+
+    #[test]
+    fn search_memory_keeps_history_between_searches_of_one_game_and_forgets_it_for_another() {
+        let root = XiangqiPosition::from_fen(
+            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
+        )
+        .unwrap();
+        let mut moves = MoveList::new();
+        root.legal_moves(&mut moves);
+        let mut table = TranspositionTable::new(1);
+        let mut memory = SearchMemory::default();
+        let stop = AtomicBool::new(false);
+        let learned = |memory: &SearchMemory| memory.history.iter().filter(|&&h| h != 0).count();
+        run(
+            &root,
+            &[],
+            moves.as_slice(),
+            plan(),
+            &mut table,
+            &mut memory,
+            &stop,
+            &mut |_| {},
+        );
+        let after_one = learned(&memory);
+        assert!(after_one > 0, "a search leaves history behind");
+        assert_eq!(memory.pickers.len(), MAX_PLY + 2, "the pickers come back");
+        // The same game again: the statistics are still there for the next search.
+        memory.prepare::<XiangqiPosition>();
+        assert_eq!(learned(&memory), after_one);
+        // Another game: its moves index other squares, so everything is forgotten.
+        memory.prepare::<ShogiPosition>();
+        assert_eq!(learned(&memory), 0);
+        assert!(memory.eval_cache.iter().all(|&slot| slot == (0, 0)));
+        // A memory whose parts a panicking search never handed back is rebuilt whole.
+        memory.history.clear();
+        memory.pickers.clear();
+        memory.prepare::<ShogiPosition>();
+        assert_eq!(memory.history.len(), 2 * HISTORY_SIZE);
+        assert_eq!(memory.pickers.len(), MAX_PLY + 2);
     }
 
     #[test]
