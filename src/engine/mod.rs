@@ -289,7 +289,8 @@ fn plan_for(limits: &Limits) -> search::Plan {
     }
 }
 
-/// A CPU player that keeps what it learned (its transposition table) from move to move.
+/// A CPU player that keeps what it learned (its transposition table, its move-ordering
+/// memory) from move to move.
 pub struct Engine {
     table: TranspositionTable,
     /// Move-ordering statistics and cached evaluations kept from move to move.

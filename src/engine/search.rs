@@ -1231,10 +1231,7 @@ mod tests {
 
     #[test]
     fn search_memory_keeps_history_between_searches_of_one_game_and_forgets_it_for_another() {
-        let root = XiangqiPosition::from_fen(
-            "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1",
-        )
-        .unwrap();
+        let root = XiangqiPosition::default();
         let mut moves = MoveList::new();
         root.legal_moves(&mut moves);
         let mut table = TranspositionTable::new(1);
