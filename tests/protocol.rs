@@ -676,11 +676,12 @@ fn uci_eval_prints_the_shogi_terms_whose_weighted_sum_is_the_evaluation() {
         .split_whitespace()
         .map(|t| t.parse().unwrap())
         .collect();
-    assert_eq!(
-        terms.len(),
-        qipan::engine::tuned::SHOGI_WEIGHTS.len(),
-        "{out}"
-    );
+    let weights: Vec<i32> = qipan::engine::tuned::SHOGI_WEIGHTS
+        .iter()
+        .chain(qipan::engine::tuned::SHOGI_SQUARE_WEIGHTS.iter().flatten())
+        .copied()
+        .collect();
+    assert_eq!(terms.len(), weights.len(), "{out}");
     let evaluation: i32 = out
         .lines()
         .find_map(|l| l.strip_prefix("info string static evaluation "))
@@ -689,7 +690,7 @@ fn uci_eval_prints_the_shogi_terms_whose_weighted_sum_is_the_evaluation() {
         .unwrap_or_else(|| panic!("no evaluation in {out}"));
     let sum: i32 = terms
         .iter()
-        .zip(qipan::engine::tuned::SHOGI_WEIGHTS.iter())
+        .zip(weights.iter())
         .map(|(term, weight)| term * weight)
         .sum();
     assert_eq!(evaluation, sum / 16, "{out}");

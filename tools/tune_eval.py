@@ -17,9 +17,13 @@ Not run by `cargo test`. Needs `pip install pyffish numpy` and the Debian
 The positions the shipped tables were fitted to are committed (tools/data/tune-*.tsv.gz):
 xiangqi 28,585 and janggi 29,258 positions (session 8's `generate --games 300
 --opening-plies 4`, stopped after about 110 games, then session 9's `--games 250
---opening-plies 4 --seed 9`), shogi 13,899 (`--games 250 --opening-plies 4 --seed 9`).
+--opening-plies 4 --seed 9`); shogi 13,899 (tune-shogi: `--games 250 --opening-plies 4
+--seed 9`) and 16,476 more (tune-shogi-2, session 13: `--seed 32`, stopped after about
+150 games, then the first 8,000 positions of `--seed 31`); the other 7,856 positions of
+`--seed 31` (tune-shogi-test) are games the fit never sees, only to measure it on.
 So `fit --xiangqi tools/data/tune-xiangqi.tsv.gz --janggi tools/data/tune-janggi.tsv.gz
---shogi tools/data/tune-shogi.tsv.gz --output src/engine/tuned.rs` rewrites
+--shogi tools/data/tune-shogi.tsv.gz,tools/data/tune-shogi-2.tsv.gz --shogi-square-ridge 30
+--shogi-test tools/data/tune-shogi-test.tsv.gz --output src/engine/tuned.rs` rewrites
 src/engine/tuned.rs exactly, without Fairy-Stockfish (with `cargo build --release` done).
 
 The xiangqi and janggi model is the one `src/engine/eval.rs` computes, term for term:
@@ -45,8 +49,10 @@ The fitted centipawns are rescaled so the opening chariot keeps qipan's chariot 
 (xiangqi 900, janggi 1300), so the search's margins keep their meaning.
 
 Shogi keeps qipan's own evaluation (`shogi_terms` in src/engine/eval.rs: material on the
-board and in hand, advances, reach, the king's place and guards, a king-danger penalty)
-and fits only its 36 weights, starting from the hand-made ones (see `fit_shogi`).
+board and in hand, advances, reach, the king's place and guards, a king-danger penalty,
+threatened pieces) and fits its 36 weights, starting from the hand-made ones, together
+with a piece-square table for each of the 14 board kinds (`shogi_square_terms`: 1,134
+terms, starting from 0 under their own ridge; see `fit_shogi`).
 """
 
 import argparse
@@ -436,6 +442,15 @@ SHOGI_PRIOR = ([90, 315, 405, 495, 540, 855, 990, 540, 540, 540, 540, 945, 1395]
                + [105, 350, 450, 560, 620, 950, 1100]
                + [4, 5, 5, 4, 3, 3, 3, 2, -15, 20, -25, 20, 1, 20, -10, 30])
 SHOGI_WEIGHT_UNIT = 16  # the Rust weights are in 1/16 centipawn
+# The piece-square terms that follow the 36 above (`eval::shogi_square_terms`): for each
+# board kind (the king among them) and square counted from the owner's side, the side to
+# move's pieces there minus the opponent's. Their prior is 0 (material is counted above),
+# and their own ridge pulls the squares a piece seldom stands on toward it.
+SHOGI_KINDS = ["pawn", "lance", "knight", "silver", "gold", "bishop", "rook", "king", "tokin",
+               "promoted lance", "promoted knight", "promoted silver", "horse", "dragon"]
+SHOGI_SQUARES = 81
+SHOGI_CORE_TERMS = len(SHOGI_PRIOR)
+SHOGI_ALL_TERMS = SHOGI_CORE_TERMS + len(SHOGI_KINDS) * SHOGI_SQUARES
 # Terms the fit leaves at the prior. Fitted freely (ridge 10), the king-danger penalty grew
 # 3x (its cap of 1,600 cp then outweighs a rook, and the search gives material for attacks
 # that are not there) and the tempo 7x (it moves every static evaluation, and with it the
@@ -465,7 +480,7 @@ def qipan_terms(qipan, fens):
                 break
             elif line.startswith("info string error"):
                 raise RuntimeError(f"qipan: {line.strip()} for {fen}")
-        if terms is None or len(terms) != len(SHOGI_PRIOR):
+        if terms is None or len(terms) != SHOGI_ALL_TERMS:
             raise RuntimeError(f"qipan printed no shogi evaluation terms for {fen}")
         rows.append(terms)
     process.stdin.write("quit\n")
@@ -474,26 +489,36 @@ def qipan_terms(qipan, fens):
     return rows
 
 
-def fit_shogi(path, qipan, ridge, limit):
+def shogi_positions(paths, qipan, limit):
+    """The terms (qipan's) and scores (Fairy-Stockfish's) of the positions in `paths`
+    (comma-separated)."""
     import numpy as np
 
     fens, targets = [], []
-    with open_positions(path) as source:
-        for line in source:
-            fen, score = line.rstrip("\n").split("\t")
-            fens.append(fen)
-            targets.append(float(score))
-            if limit and len(fens) >= limit:
-                break
-    x = np.array(qipan_terms(qipan, fens))
-    y = np.array(targets)
-    prior = np.array(SHOGI_PRIOR, dtype=float)
+    for path in paths.split(","):
+        with open_positions(path) as source:
+            for line in source:
+                fen, score = line.rstrip("\n").split("\t")
+                fens.append(fen)
+                targets.append(float(score))
+                if limit and len(fens) >= limit:
+                    break
+    return np.array(qipan_terms(qipan, fens), dtype=np.float64), np.array(targets)
+
+
+def fit_shogi(paths, qipan, ridge, square_ridge, limit, test_paths=None):
+    import numpy as np
+
+    x, y = shogi_positions(paths, qipan, limit)
+    prior = np.zeros(SHOGI_ALL_TERMS)
+    prior[:SHOGI_CORE_TERMS] = SHOGI_PRIOR
     own = x @ prior
     scale = (own @ y) / (own @ own)
 
     def solve_shogi(rows, scores):
         # Ridge toward the scaled prior: minimise |scores - rows w|^2 + penalty |w - scale prior|^2.
         penalty = np.full(rows.shape[1], ridge) * len(scores) / 1000.0
+        penalty[SHOGI_CORE_TERMS:] = square_ridge * len(scores) / 1000.0
         for index, name in enumerate(SHOGI_TERM_NAMES):
             if name in SHOGI_HELD:
                 penalty[index] = 1e12
@@ -510,24 +535,51 @@ def fit_shogi(path, qipan, ridge, limit):
           f"{np.sqrt(np.mean((y - scale * own) ** 2)):.0f} cp with the hand-made weights "
           f"(scaled by {scale:.3f}), {error:.0f} fitted; held out (every fifth position): "
           f"{held_prior:.0f} and {held_error:.0f}")
+    if test_paths:
+        # Positions of other games: every fifth position above shares its game with the
+        # fitted ones, so this is the honest measure of how well the fit generalises.
+        test_x, test_y = shogi_positions(test_paths, qipan, 0)
+        print(f"shogi: {len(test_y)} positions of other games, rms error "
+              f"{np.sqrt(np.mean((test_y - scale * (test_x @ prior)) ** 2)):.0f} cp with the "
+              f"hand-made weights, {np.sqrt(np.mean((test_y - test_x @ weights) ** 2)):.0f} fitted")
     weights = weights / scale
     for name, old, new in zip(SHOGI_TERM_NAMES, prior, weights):
         print(f"  {name:24} {old:7.1f} -> {new:7.1f}")
+    for kind, name in enumerate(SHOGI_KINDS):
+        table = weights[SHOGI_CORE_TERMS + kind * SHOGI_SQUARES:][:SHOGI_SQUARES]
+        print(f"  {name} on each square, from its owner's side (own back rank last):")
+        for rank in reversed(range(9)):
+            print("    " + " ".join(f"{value:5.0f}" for value in table[rank * 9:rank * 9 + 9]))
     return weights
 
 
 def shogi_tables(weights):
     values = [str(int(round(weight * SHOGI_WEIGHT_UNIT))) for weight in weights]
-    return "\n".join([
+    core, squares = values[:SHOGI_CORE_TERMS], values[SHOGI_CORE_TERMS:]
+    lines = [
         "/// Shogi: the weights of the evaluation's terms (`eval::shogi_terms`), in 1/16 centipawn,",
         "/// in the order the terms are listed there.",
         "#[rustfmt::skip]",
-        f"pub const SHOGI_WEIGHTS: [i32; {len(values)}] = [",
-        "    " + ", ".join(values[:13]) + ",",
-        "    " + ", ".join(values[13:20]) + ",",
-        "    " + ", ".join(values[20:]) + ",",
+        f"pub const SHOGI_WEIGHTS: [i32; {len(core)}] = [",
+        "    " + ", ".join(core[:13]) + ",",
+        "    " + ", ".join(core[13:20]) + ",",
+        "    " + ", ".join(core[20:]) + ",",
         "];",
-    ])
+        "",
+        "/// Shogi: the weights of the piece-square terms (`eval::shogi_square_terms`), in 1/16",
+        "/// centipawn, by board kind − 1 (the king is 7) and square counted from the owner's side.",
+        "#[rustfmt::skip]",
+        f"pub const SHOGI_SQUARE_WEIGHTS: [[i32; {SHOGI_SQUARES}]; {len(SHOGI_KINDS)}] = [",
+    ]
+    for kind, name in enumerate(SHOGI_KINDS):
+        table = squares[kind * SHOGI_SQUARES:][:SHOGI_SQUARES]
+        lines.append(f"    // {name}")
+        lines.append("    [")
+        for rank in range(9):
+            lines.append("        " + ", ".join(table[rank * 9:rank * 9 + 9]) + ",")
+        lines.append("    ],")
+    lines.append("];")
+    return "\n".join(lines)
 
 
 def fit(args):
@@ -541,7 +593,8 @@ def fit(args):
         weights = fit_one(variant, path, args.ridge, args.limit)
         parts.append(rust_tables(variant, weights))
         parts.append("")
-    parts.append(shogi_tables(fit_shogi(args.shogi, args.qipan, args.shogi_ridge, args.limit)))
+    parts.append(shogi_tables(fit_shogi(args.shogi, args.qipan, args.shogi_ridge,
+                                        args.shogi_square_ridge, args.limit, args.shogi_test)))
     parts.append("")
     with open(args.output, "w", encoding="utf-8") as out:
         out.write("\n".join(parts))
@@ -566,10 +619,15 @@ def main():
     fit_parser.add_argument("--xiangqi", required=True)
     fit_parser.add_argument("--janggi", required=True)
     fit_parser.add_argument("--shogi", required=True,
-                            help="shogi positions (weights for qipan's shogi terms)")
+                            help="shogi positions, one file or several joined by commas "
+                                 "(weights for qipan's shogi terms)")
     fit_parser.add_argument("--qipan", default="target/release/qipan", help="for shogi: the build that prints its evaluation terms")
     fit_parser.add_argument("--ridge", type=float, default=1.0)
     fit_parser.add_argument("--shogi-ridge", type=float, default=100.0)
+    fit_parser.add_argument("--shogi-test", help="shogi positions of other games, only to "
+                            "report the fit's error on (comma-separated files)")
+    fit_parser.add_argument("--shogi-square-ridge", type=float, default=100.0,
+                            help="ridge of the shogi piece-square terms (toward 0)")
     fit_parser.add_argument("--limit", type=int, default=0)
     fit_parser.add_argument("--output", required=True)
     args = parser.parse_args()

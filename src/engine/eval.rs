@@ -824,6 +824,46 @@ mod shogi_term {
 /// or attacked by a pawn. The evaluation is their sum weighted by
 /// `tuned::SHOGI_WEIGHTS`; `tools/tune_eval.py` fits those weights to these terms.
 pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
+    shogi_evaluation_parts(position).0
+}
+
+/// How many piece-square terms the shogi evaluation has: one for each piece kind (the 14
+/// board kinds, the king among them) on each of the 81 squares.
+pub const SHOGI_SQUARE_TERMS: usize = 14 * 81;
+
+/// A shogi square as its owner sees it: the board turned round for the second player,
+/// so square 0 is the owner's own back-rank corner either way.
+#[inline]
+fn shogi_own_square(square: u8, side: Side) -> usize {
+    if side == Side::First {
+        square as usize
+    } else {
+        80 - square as usize
+    }
+}
+
+/// The piece-square terms of a shogi position: for each kind (board kind − 1) and square
+/// counted from the owner's side ([`shogi_own_square`]), the side to move's pieces there
+/// minus the opponent's, at index `kind × 81 + square`. Weighted by
+/// `tuned::SHOGI_SQUARE_WEIGHTS`; `tools/tune_eval.py` fits those weights to these terms.
+pub fn shogi_square_terms(position: &ShogiPosition) -> Vec<i32> {
+    let mut terms = vec![0; SHOGI_SQUARE_TERMS];
+    let mover = position.side_to_move();
+    for (square, &code) in position.board().iter().enumerate().take(81) {
+        if code == 0 {
+            continue;
+        }
+        let side = shogi::owner(code);
+        let kind = shogi::kind_of(code) as usize - 1;
+        let sign = if side == mover { 1 } else { -1 };
+        terms[kind * 81 + shogi_own_square(square as u8, side)] += sign;
+    }
+    terms
+}
+
+/// The shogi evaluation's terms ([`shogi_terms`]) and the weighted sum of its piece-square
+/// terms for the side to move (in the weights' 1/16 centipawn), computed in one pass.
+fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32) {
     use shogi_term as term;
     let board = position.board();
     let kings = [
@@ -845,6 +885,8 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
     let mut attacked = [0u128; 2];
     // Squares each side's pawns attack.
     let mut pawn_attacks = [0u128; 2];
+    // Each side's weighted piece-square terms (1/16 centipawn).
+    let mut square_score = [0i32; 2];
     for square in 0..81u8 {
         let code = board[square as usize];
         if code == 0 {
@@ -855,6 +897,8 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
         let sign = if side == Side::First { 1 } else { -1 };
         let enemy = 1 - index;
         let piece_kind = shogi::kind_of(code);
+        square_score[index] +=
+            tuned::SHOGI_SQUARE_WEIGHTS[piece_kind as usize - 1][shogi_own_square(square, side)];
         let rank = square / 9;
         // Ranks counted from the owner's side (0 = own back rank).
         let forward = if side == Side::First { rank } else { 8 - rank } as i32;
@@ -993,7 +1037,7 @@ pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
         }
         terms[slot] = value / 90;
     }
-    terms
+    (terms, square_score[mover] - square_score[1 - mover])
 }
 
 impl EngineRules for ShogiPosition {
@@ -1007,8 +1051,7 @@ impl EngineRules for ShogiPosition {
     }
 
     fn evaluate(&self) -> i32 {
-        let terms = shogi_terms(self);
-        let mut sum = 0;
+        let (terms, mut sum) = shogi_evaluation_parts(self);
         for (weight, term) in tuned::SHOGI_WEIGHTS.iter().zip(terms.iter()) {
             sum += weight * term;
         }
@@ -1225,6 +1268,77 @@ mod tests {
         assert_eq!(terms("4k4/9/9/9/4g4/4S4/4G4/9/4K4 b - 1"), (0, 6));
         // A defended pawn facing a pawn is an even trade, not a threat.
         assert_eq!(terms("4k4/9/9/4g4/4p4/4P4/4G4/9/4K4 b - 1"), (0, 0));
+    }
+
+    /// The same shogi position seen from the other side: the board turned round, the
+    /// colours of the pieces on it and in hand swapped, the other side to move (SFEN).
+    fn shogi_colours_swapped(sfen: &str) -> String {
+        let fields: Vec<&str> = sfen.split_whitespace().collect();
+        let swap_case = |c: char| {
+            if c.is_ascii_uppercase() {
+                c.to_ascii_lowercase()
+            } else {
+                c.to_ascii_uppercase()
+            }
+        };
+        let ranks: Vec<String> = fields[0]
+            .split('/')
+            .rev()
+            .map(|rank| {
+                // Tokens: a run of empty squares, a piece, or '+' and a piece.
+                let mut tokens: Vec<String> = Vec::new();
+                let mut promoted = false;
+                for c in rank.chars() {
+                    if c == '+' {
+                        promoted = true;
+                    } else {
+                        let prefix = if promoted { "+" } else { "" };
+                        tokens.push(format!("{prefix}{}", swap_case(c)));
+                        promoted = false;
+                    }
+                }
+                tokens.reverse();
+                tokens.concat()
+            })
+            .collect();
+        let side = if fields[1] == "b" { "w" } else { "b" };
+        let hand: String = fields[2].chars().map(swap_case).collect();
+        format!("{} {side} {hand} {}", ranks.join("/"), fields[3])
+    }
+
+    #[test]
+    fn shogi_evaluation_is_the_weighted_sum_of_its_terms_and_the_same_for_either_colour() {
+        let text = include_str!("../../tests/data/shogi.perft");
+        let fens = perft_fens(text);
+        assert!(fens.len() > 100);
+        for fen in fens {
+            let position = ShogiPosition::from_any(fen).unwrap();
+            let core: i32 = shogi_terms(&position)
+                .iter()
+                .zip(tuned::SHOGI_WEIGHTS.iter())
+                .map(|(term, weight)| term * weight)
+                .sum();
+            let squares: i32 = shogi_square_terms(&position)
+                .iter()
+                .zip(tuned::SHOGI_SQUARE_WEIGHTS.iter().flatten())
+                .map(|(term, weight)| term * weight)
+                .sum();
+            assert_eq!(
+                position.evaluate(),
+                (core + squares) / SHOGI_WEIGHT_UNIT,
+                "{fen}"
+            );
+            // Every term is counted from its owner's side: swapping the colours (and who
+            // moves) leaves the side to move's evaluation as it was.
+            let swapped = shogi_colours_swapped(fen);
+            let mirror = ShogiPosition::from_any(&swapped).unwrap();
+            assert_eq!(position.evaluate(), mirror.evaluate(), "{fen} / {swapped}");
+        }
+        // The tables are not all zero (else the sums above prove nothing about them).
+        assert!(tuned::SHOGI_SQUARE_WEIGHTS
+            .iter()
+            .flatten()
+            .any(|&w| w != 0));
     }
 
     #[test]

@@ -408,12 +408,16 @@ pub fn static_evaluation(position: &AnyPosition) -> i32 {
     }
 }
 
-/// The terms of a shogi position's evaluation ([`eval::shogi_terms`]), which
-/// `tools/tune_eval.py` fits the shogi weights to; `None` for the other games, whose
-/// fitted features the script computes itself.
+/// The terms of a shogi position's evaluation ([`eval::shogi_terms`], then
+/// [`eval::shogi_square_terms`]), which `tools/tune_eval.py` fits the shogi weights to;
+/// `None` for the other games, whose fitted features the script computes itself.
 pub fn evaluation_terms(position: &AnyPosition) -> Option<Vec<i32>> {
     match position {
-        AnyPosition::Shogi(p) => Some(eval::shogi_terms(p).to_vec()),
+        AnyPosition::Shogi(p) => {
+            let mut terms = eval::shogi_terms(p).to_vec();
+            terms.extend(eval::shogi_square_terms(p));
+            Some(terms)
+        }
         _ => None,
     }
 }
