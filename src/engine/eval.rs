@@ -822,7 +822,8 @@ mod shogi_term {
 /// penalty (the opponent's minus one's own); then, for the side to move and for the other
 /// side apart, the value (in pawns) of its pieces under threat: attacked and not defended,
 /// or attacked by a pawn. The evaluation is their sum weighted by
-/// `tuned::SHOGI_WEIGHTS`; `tools/tune_eval.py` fits those weights to these terms.
+/// `tuned::SHOGI_WEIGHTS`, plus the piece-square terms ([`shogi_square_terms`]) weighted
+/// by their tables; `tools/tune_eval.py` fits all those weights together.
 pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
     shogi_evaluation_parts(position).0
 }
