@@ -496,6 +496,8 @@ def shogi_positions(paths, qipan, limit):
 
     fens, targets = [], []
     for path in paths.split(","):
+        if limit and len(fens) >= limit:
+            break
         with open_positions(path) as source:
             for line in source:
                 fen, score = line.rstrip("\n").split("\t")
