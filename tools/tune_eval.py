@@ -18,15 +18,15 @@ The positions the shipped tables were fitted to are committed (tools/data/tune-*
 xiangqi 28,585 and janggi 29,258 positions (session 8's `generate --games 300
 --opening-plies 4`, stopped after about 110 games, then session 9's `--games 250
 --opening-plies 4 --seed 9`); shogi 13,899 (tune-shogi: `--games 250 --opening-plies 4
---seed 9`) and 16,476 more (tune-shogi-2, session 13: `--seed 32`, stopped after about
-150 games, then the first 8,000 positions of `--seed 31`); the other 7,856 positions of
-`--seed 31` (tune-shogi-test) are games the fit never sees, only to measure it on.
-tune-shogi-3 (session 13's end: `--seed 33` and `--seed 34`, each stopped after about 280
-games) is not in the shipped fit yet: more positions for the next one.
+--seed 9`), 16,476 more (tune-shogi-2, session 13: `--seed 32`, stopped after about
+150 games, then the first 8,000 positions of `--seed 31`) and 33,233 more (tune-shogi-3,
+session 13's end: `--seed 33` and `--seed 34`, each stopped after about 280 games; in the
+fit since session 14). The other 7,856 positions of `--seed 31` (tune-shogi-test) are
+games the fit never sees, only to measure it on.
 So `fit --xiangqi tools/data/tune-xiangqi.tsv.gz --janggi tools/data/tune-janggi.tsv.gz
---shogi tools/data/tune-shogi.tsv.gz,tools/data/tune-shogi-2.tsv.gz --shogi-square-ridge 30
---shogi-test tools/data/tune-shogi-test.tsv.gz --output src/engine/tuned.rs` rewrites
-src/engine/tuned.rs exactly, without Fairy-Stockfish (with `cargo build --release` done).
+--shogi tools/data/tune-shogi.tsv.gz,tools/data/tune-shogi-2.tsv.gz,tools/data/tune-shogi-3.tsv.gz
+--shogi-square-ridge 30 --shogi-test tools/data/tune-shogi-test.tsv.gz
+--output src/engine/tuned.rs` rewrites src/engine/tuned.rs exactly, without Fairy-Stockfish (with `cargo build --release` done).
 
 The xiangqi and janggi model is the one `src/engine/eval.rs` computes, term for term:
 
