@@ -26,7 +26,8 @@ games the fit never sees, only to measure it on.
 So `fit --xiangqi tools/data/tune-xiangqi.tsv.gz --janggi tools/data/tune-janggi.tsv.gz
 --shogi tools/data/tune-shogi.tsv.gz,tools/data/tune-shogi-2.tsv.gz,tools/data/tune-shogi-3.tsv.gz
 --shogi-square-ridge 30 --shogi-test tools/data/tune-shogi-test.tsv.gz
---output src/engine/tuned.rs` rewrites src/engine/tuned.rs exactly, without Fairy-Stockfish (with `cargo build --release` done).
+--output src/engine/tuned.rs` rewrites src/engine/tuned.rs exactly, without Fairy-Stockfish
+(with `cargo build --release` done).
 
 The xiangqi and janggi model is the one `src/engine/eval.rs` computes, term for term:
 

@@ -66,12 +66,6 @@ pub const MAX_LEVEL: u8 = 10;
 /// Shogi's own rows for levels 1, 3 and 4, (level, (nodes, noise, blindness)), in place of
 /// the table's.
 ///
-/// Level 1: as shogi's evaluation grew (threats, piece-square tables), the table's level 1
-/// came to beat the script player that only avoids hanging pieces (38 of 60 games, session
-/// 14), where issue 17 wants a beginner who loses most games to it. At 100 nodes, 135 cp
-/// of noise and 42.5% of moves overlooked it loses most of them again; 60 nodes, 150 cp and
-/// 45% lost nearly all (2 of 29) and level 2 then scored 91% against it, too far a step.
-///
 /// Drops give shogi about twice the legal moves of xiangqi (some 60 in the middle game
 /// against 30), so a budget reaches about a ply less: at the table's 500 and 1,000 nodes
 /// levels 2 and 3 both stop at depth 1–2, and shogi's level 3 scored 41–45% against its
@@ -79,6 +73,12 @@ pub const MAX_LEVEL: u8 = 10;
 /// janggi's score 63–70%. More nodes alone (1,800) or a weaker level 2 did not help
 /// (50%, 42%); level 3 at 2,000 nodes and a little less noise and blindness scores 61%,
 /// and level 4 moves up with it (4 vs 3 72%, 5 vs 4 67%; session 8).
+///
+/// Level 1: as shogi's evaluation grew (threats, piece-square tables), the table's level 1
+/// came to beat the script player that only avoids hanging pieces (38 of 60 games, session
+/// 14), where issue 17 wants a beginner who loses most games to it. At 100 nodes, 135 cp
+/// of noise and 42.5% of moves overlooked it loses most of them again; 60 nodes, 150 cp and
+/// 45% lost nearly all (2 of 29) and level 2 then scored 91% against it, too far a step.
 const SHOGI_ROWS: [(u8, (u64, u32, u32)); 3] = [
     (1, (100, 135, 425)),
     (3, (2_000, 70, 200)),
