@@ -72,7 +72,10 @@ pub const MAX_LEVEL: u8 = 10;
 /// level 2 over 100 games (sessions 6 and 7, `tools/STRENGTH.md`) where xiangqi's and
 /// janggi's score 63–70%. More nodes alone (1,800) or a weaker level 2 did not help
 /// (50%, 42%); level 3 at 2,000 nodes and a little less noise and blindness scores 61%,
-/// and level 4 moves up with it (4 vs 3 72%, 5 vs 4 67%; session 8).
+/// and level 4 moves up with it (4 vs 3 72%, 5 vs 4 67%; session 8). As the evaluation
+/// grew, that level 3 came to score 81% against level 2 (session 14); at 1,500 nodes, 75 cp
+/// and 22% it scores 68% (session 15). Level 4 then scored 77% against it and level 5 only
+/// 56% against level 4; at 4,000 nodes, 60 cp and 18% level 4 scores 72% and level 5 70%.
 ///
 /// Level 1: as shogi's evaluation grew (threats, piece-square tables), the table's level 1
 /// came to beat the script player that only avoids hanging pieces (38 of 60 games, session
@@ -81,8 +84,8 @@ pub const MAX_LEVEL: u8 = 10;
 /// 45% lost nearly all (2 of 29) and level 2 then scored 91% against it, too far a step.
 const SHOGI_ROWS: [(u8, (u64, u32, u32)); 3] = [
     (1, (100, 135, 425)),
-    (3, (2_000, 70, 200)),
-    (4, (5_000, 55, 170)),
+    (3, (1_500, 75, 220)),
+    (4, (4_000, 60, 180)),
 ];
 
 /// Limits for a CPU level from 1 (beginner) to 10 (expert) in `game`, thinking at most
@@ -542,5 +545,26 @@ mod tests {
             limits_for_level(GameKind::Shogi, 2, time),
             limits_for_level(GameKind::Xiangqi, 2, time)
         );
+    }
+
+    #[test]
+    fn every_game_s_levels_look_further_and_err_less_as_they_rise() {
+        let time = Duration::from_secs(1);
+        for game in [GameKind::Xiangqi, GameKind::Janggi, GameKind::Shogi] {
+            for level in 1..MAX_LEVEL - 1 {
+                let lower = limits_for_level(game, level, time);
+                let upper = limits_for_level(game, level + 1, time);
+                assert!(upper.nodes > lower.nodes, "{game:?} level {}", level + 1);
+                assert!(upper.noise < lower.noise, "{game:?} level {}", level + 1);
+                assert!(
+                    upper.blindness < lower.blindness,
+                    "{game:?} level {}",
+                    level + 1
+                );
+            }
+            // Level 10 is the whole move time, with no cap, noise or blind spot.
+            let top = limits_for_level(game, MAX_LEVEL, time);
+            assert_eq!((top.nodes, top.noise, top.blindness), (None, 0, 0));
+        }
     }
 }
