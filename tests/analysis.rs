@@ -216,16 +216,18 @@ fn qipan(args: &[&str], home: &std::path::Path) -> (bool, String, String) {
     )
 }
 
-fn scratch(name: &str) -> std::path::PathBuf {
-    let folder = std::env::temp_dir().join(format!("qipan-analyse-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
+/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("qipan-analyse-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 #[test]
 fn qipan_analyse_prints_the_report_and_writes_the_commented_record() {
-    let home = scratch("cli");
+    let scratch_home = scratch("cli");
+    let home = scratch_home.path();
     let file = home.join("blunder.pgn");
     // The planted xiangqi blunder as a PGN with a start position, in ICCS moves.
     std::fs::write(
@@ -240,7 +242,7 @@ fn qipan_analyse_prints_the_report_and_writes_the_commented_record() {
     let args = [
         "analyse", &file_text, "--nodes", "20000", "--out", &out_text,
     ];
-    let (ok, stdout, stderr) = qipan(&args, &home);
+    let (ok, stdout, stderr) = qipan(&args, home);
     assert!(ok, "{stderr}");
     let rows: Vec<&str> = stdout.lines().collect();
     assert!(rows[0].starts_with("qipan ") && rows[0].ends_with("20000 nodes per position"));
@@ -254,12 +256,12 @@ fn qipan_analyse_prints_the_report_and_writes_the_commented_record() {
     assert!(written.contains("?? Blunder"), "{written}");
     assert!(written.contains("[%eval "), "{written}");
     // The same again: the same report.
-    let (_, again, _) = qipan(&args, &home);
+    let (_, again, _) = qipan(&args, home);
     assert_eq!(stdout, again);
     // In Korean: Korean column names, the moves in Chinese characters as Korean players
     // read xiangqi, the same marks.
     let korean = ["--lang", "ko", "analyse", &file_text, "--nodes", "20000"];
-    let (ok, stdout, stderr) = qipan(&korean, &home);
+    let (ok, stdout, stderr) = qipan(&korean, home);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("국면당 20000 노드"), "{stdout}");
     assert!(
@@ -277,7 +279,8 @@ fn qipan_analyse_prints_the_report_and_writes_the_commented_record() {
 
 #[test]
 fn qipan_analyse_refuses_what_it_cannot_do_in_one_line() {
-    let home = scratch("refusals");
+    let scratch_home = scratch("refusals");
+    let home = scratch_home.path();
     let file = home.join("game.pgn");
     std::fs::write(&file, "[Game \"Chinese Chess\"]\n\n1. H2-E2 H9-G7 *\n").unwrap();
     let file_text = file.display().to_string();
@@ -295,7 +298,7 @@ fn qipan_analyse_refuses_what_it_cannot_do_in_one_line() {
         (vec!["analyse", &file_text, "--nodes", "0"], "--nodes 0"),
         (vec!["analyse", "/nowhere/game.pgn"], "/nowhere/game.pgn"),
     ] {
-        let (ok, stdout, stderr) = qipan(&args, &home);
+        let (ok, stdout, stderr) = qipan(&args, home);
         assert!(!ok, "{args:?}: {stdout}");
         assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
         assert!(stderr.contains(expected), "{args:?}: {stderr}");

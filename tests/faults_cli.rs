@@ -2,14 +2,15 @@
 //! disks, empty files. The binary runs as a user runs it; every output is checked for
 //! raw control characters.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-fn qipan_command(args: &[&str]) -> Command {
+/// The binary with `args`, an empty configuration folder `config_home` and English messages.
+fn qipan_command(args: &[&str], config_home: &Path) -> Command {
     let mut command = Command::new(env!("CARGO_BIN_EXE_qipan"));
     command
         .args(args)
-        .env("XDG_CONFIG_HOME", scratch("config-home"))
+        .env("XDG_CONFIG_HOME", config_home)
         .env("LANG", "C")
         .env_remove("LC_ALL")
         .env_remove("LC_MESSAGES");
@@ -17,16 +18,19 @@ fn qipan_command(args: &[&str]) -> Command {
 }
 
 fn qipan(args: &[&str]) -> Output {
-    qipan_command(args)
+    let config_home = scratch("config-home");
+    qipan_command(args, config_home.path())
         .stdin(Stdio::null())
         .output()
         .expect("qipan runs")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("qipan-faults-{name}-{}", std::process::id()));
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
+/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("qipan-faults-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// No control character but a newline in the text (C0, DEL, C1).
@@ -48,7 +52,8 @@ fn write(path: &Path, bytes: &[u8]) {
 
 #[test]
 fn escape_sequences_in_a_record_never_reach_the_terminal() {
-    let folder = scratch("evil");
+    let scratch_folder = scratch("evil");
+    let folder = scratch_folder.path();
     let csa = folder.join("evil.csa");
     write(
         &csa,
@@ -94,7 +99,8 @@ fn a_full_disk_is_a_clear_error_and_never_a_panic() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let output = qipan_command(args)
+        let config_home = scratch("config-home");
+        let output = qipan_command(args, config_home.path())
             .stdout(full)
             .stderr(Stdio::piped())
             .output()
@@ -116,7 +122,8 @@ fn a_closed_pipe_ends_quietly_like_unix_tools() {
     ] {
         let (reader, writer) = std::io::pipe().unwrap();
         drop(reader);
-        let output = qipan_command(args)
+        let config_home = scratch("config-home");
+        let output = qipan_command(args, config_home.path())
             .stdout(writer)
             .stderr(Stdio::piped())
             .output()
@@ -141,7 +148,8 @@ fn devices_and_folders_are_refused_as_records_and_settings() {
     assert!(error.contains("not a regular file"), "{error}");
     let output = qipan(&["convert", "/dev/zero", "--to", "pgn", "--all"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("not a regular file"));
-    let folder = scratch("folder-record");
+    let scratch_folder = scratch("folder-record");
+    let folder = scratch_folder.path();
     let output = qipan(&["convert", folder.to_str().unwrap(), "--to", "fen"]);
     assert!(String::from_utf8_lossy(&output.stderr).contains("folder"));
     // `qipan open` says so before the terminal client starts (which would then read on
@@ -175,7 +183,8 @@ fn devices_and_folders_are_refused_as_records_and_settings() {
 /// `convert --all` writes every game, in order, to standard output as it reads them.
 #[test]
 fn convert_all_streams_every_game() {
-    let folder = scratch("all");
+    let scratch_folder = scratch("all");
+    let folder = scratch_folder.path();
     let path = folder.join("many.pgn");
     let mut text = String::new();
     for n in 0..300 {

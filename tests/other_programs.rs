@@ -14,17 +14,18 @@ use qipan::rules::janggi::JanggiRules;
 use qipan::rules::notation::{format_move, Notation};
 use qipan::rules::Position;
 use std::fmt::Write as _;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 const SHOGI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records/shogi");
 const CHECKER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/check_other_programs.py");
 
-fn scratch() -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("qipan-other-programs-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
+/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+fn scratch() -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix("qipan-other-programs-")
+        .tempdir()
+        .unwrap()
 }
 
 fn moves_in(game: &Game, notation: Notation) -> Vec<String> {
@@ -114,9 +115,10 @@ fn write_files(folder: &Path) -> usize {
 
 #[test]
 fn cshogi_and_pyffish_read_what_qipan_writes() {
-    let folder = scratch();
-    let count = write_files(&folder);
-    let run = match Command::new("python3").arg(CHECKER).arg(&folder).output() {
+    let scratch_folder = scratch();
+    let folder = scratch_folder.path();
+    let count = write_files(folder);
+    let run = match Command::new("python3").arg(CHECKER).arg(folder).output() {
         Ok(run) => run,
         Err(error) => {
             println!("skipped: python3 cannot be run ({error})");

@@ -7,13 +7,14 @@ use qipan::app::{App, Settings, StartOptions};
 use qipan::record::{self, Format, GameRecord, WriteError};
 use qipan::rules::any::GameKind;
 use qipan::tui::save_record;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-fn scratch(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("qipan-writing-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
+/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("qipan-writing-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// A short shogi game with the given player names.
@@ -181,7 +182,8 @@ fn a_handicap_game_names_shitate_and_uwate() {
 
 #[test]
 fn the_save_prompt_writes_shift_jis_for_kif_and_falls_back_to_kifu() {
-    let folder = scratch("save");
+    let scratch_folder = scratch("save");
+    let folder = scratch_folder.path();
     let mut app = App::with_game(Settings::default(), StartOptions::for_game(GameKind::Shogi));
     let path = folder.join("plain.kif");
     let record = app.game_record().unwrap();
@@ -219,7 +221,8 @@ fn the_save_prompt_writes_shift_jis_for_kif_and_falls_back_to_kifu() {
 
 #[test]
 fn convert_writes_the_encoding_its_output_name_promises() {
-    let folder = scratch("convert");
+    let scratch_folder = scratch("convert");
+    let folder = scratch_folder.path();
     let input = folder.join("in.csa");
     std::fs::write(&input, "V2.2\nN+Habu\nN-Fujii\nPI\n+\n+7776FU\n-3334FU\n").unwrap();
     let output = folder.join("out.kif");

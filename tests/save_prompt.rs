@@ -5,13 +5,13 @@ use qipan::app::records::SaveTarget;
 use qipan::app::{Action, App, Effect, Overlay, Question, Settings, StartOptions};
 use qipan::rules::any::GameKind;
 use qipan::tui::save_record;
-use std::path::PathBuf;
 
-fn scratch(name: &str) -> PathBuf {
-    let folder = std::env::temp_dir().join(format!("qipan-save-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&folder);
-    std::fs::create_dir_all(&folder).unwrap();
-    folder
+/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("qipan-save-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn new_app() -> App {
@@ -35,7 +35,8 @@ fn status(app: &App) -> String {
 
 #[test]
 fn an_existing_file_is_replaced_only_when_the_player_agrees() {
-    let folder = scratch("overwrite");
+    let scratch_folder = scratch("overwrite");
+    let folder = scratch_folder.path();
     let path = folder.join("mine.pgn");
     std::fs::write(&path, "precious").unwrap();
     let mut app = new_app();
@@ -71,7 +72,8 @@ fn an_existing_file_is_replaced_only_when_the_player_agrees() {
 
 #[test]
 fn folders_are_refused_and_missing_folders_never_made() {
-    let folder = scratch("folders");
+    let scratch_folder = scratch("folders");
+    let folder = scratch_folder.path();
     for name in [
         folder.display().to_string(),
         format!("{}/", folder.display()),
