@@ -548,7 +548,7 @@ mod tests {
     }
 
     #[test]
-    fn every_game_s_levels_look_further_and_err_less_as_they_rise() {
+    fn levels_look_further_and_err_less_as_they_rise_in_every_game() {
         let time = Duration::from_secs(1);
         for game in [GameKind::Xiangqi, GameKind::Janggi, GameKind::Shogi] {
             for level in 1..MAX_LEVEL - 1 {
