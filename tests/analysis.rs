@@ -2,6 +2,8 @@
 //! in each game, the analysis is the same every time under a node budget, the report is
 //! exact, and a stop flag cancels it. The built-in engine only: no outside engine needed.
 
+mod scratch;
+
 use qipan::analysis::{
     analyse, annotate, report_text, Analyser, AnalysisError, Budget, GameAnalysis, Mark, Settings,
 };
@@ -216,12 +218,9 @@ fn qipan(args: &[&str], home: &std::path::Path) -> (bool, String, String) {
     )
 }
 
-/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+/// A fresh folder for one test, removed when the returned guard drops.
 fn scratch(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("qipan-analyse-{name}-"))
-        .tempdir()
-        .unwrap()
+    scratch::folder(&format!("qipan-analyse-{name}"))
 }
 
 #[test]

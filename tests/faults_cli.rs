@@ -2,6 +2,8 @@
 //! disks, empty files. The binary runs as a user runs it; every output is checked for
 //! raw control characters.
 
+mod scratch;
+
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
@@ -25,12 +27,9 @@ fn qipan(args: &[&str]) -> Output {
         .expect("qipan runs")
 }
 
-/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+/// A fresh folder for one test, removed when the returned guard drops.
 fn scratch(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("qipan-faults-{name}-"))
-        .tempdir()
-        .unwrap()
+    scratch::folder(&format!("qipan-faults-{name}"))
 }
 
 /// No control character but a newline in the text (C0, DEL, C1).

@@ -6,6 +6,7 @@
 //! prints why it was skipped and passes.
 
 mod common;
+mod scratch;
 
 use qipan::record::{self, Format, GameRecord};
 use qipan::rules::any::{AnyPosition, Variant};
@@ -19,14 +20,6 @@ use std::process::Command;
 
 const SHOGI: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/records/shogi");
 const CHECKER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tools/check_other_programs.py");
-
-/// A fresh folder for one test, removed with what is in it when the returned guard drops.
-fn scratch() -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix("qipan-other-programs-")
-        .tempdir()
-        .unwrap()
-}
 
 fn moves_in(game: &Game, notation: Notation) -> Vec<String> {
     game.moves()
@@ -115,7 +108,7 @@ fn write_files(folder: &Path) -> usize {
 
 #[test]
 fn cshogi_and_pyffish_read_what_qipan_writes() {
-    let scratch_folder = scratch();
+    let scratch_folder = scratch::folder("qipan-other-programs");
     let folder = scratch_folder.path();
     let count = write_files(folder);
     let run = match Command::new("python3").arg(CHECKER).arg(folder).output() {

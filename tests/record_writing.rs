@@ -2,6 +2,8 @@
 //! `.kif`/`.ki2` in Shift_JIS and `.kifu`/`.ki2u` in UTF-8, never mojibake; native header
 //! keys (棋戦/先手/後手/開始日時, CSA `N+`/`$START_TIME`, PGN `Date`/`Red`/`Cho`).
 
+mod scratch;
+
 use qipan::app::records::SaveTarget;
 use qipan::app::{App, Settings, StartOptions};
 use qipan::record::{self, Format, GameRecord, WriteError};
@@ -9,12 +11,9 @@ use qipan::rules::any::GameKind;
 use qipan::tui::save_record;
 use std::path::Path;
 
-/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+/// A fresh folder for one test, removed when the returned guard drops.
 fn scratch(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("qipan-writing-{name}-"))
-        .tempdir()
-        .unwrap()
+    scratch::folder(&format!("qipan-writing-{name}"))
 }
 
 /// A short shogi game with the given player names.

@@ -1,17 +1,16 @@
 //! The save prompt (issue 18 item 3): it asks before replacing a file, refuses folders
 //! and folders that do not exist with a clear message, and says the full path written.
 
+mod scratch;
+
 use qipan::app::records::SaveTarget;
 use qipan::app::{Action, App, Effect, Overlay, Question, Settings, StartOptions};
 use qipan::rules::any::GameKind;
 use qipan::tui::save_record;
 
-/// A fresh folder for one test, removed with what is in it when the returned guard drops.
+/// A fresh folder for one test, removed when the returned guard drops.
 fn scratch(name: &str) -> tempfile::TempDir {
-    tempfile::Builder::new()
-        .prefix(&format!("qipan-save-{name}-"))
-        .tempdir()
-        .unwrap()
+    scratch::folder(&format!("qipan-save-{name}"))
 }
 
 fn new_app() -> App {
