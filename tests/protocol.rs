@@ -523,26 +523,55 @@ fn the_time_margin_is_taken_off_every_clock_figure() {
 }
 
 #[test]
-fn uci_elo_maps_onto_the_levels() {
-    use qipan::protocol::{level_for_elo, SearchSettings, ELO_FOR_LEVEL};
-    assert_eq!(level_for_elo(0), 1);
-    assert_eq!(level_for_elo(ELO_FOR_LEVEL[0]), 1);
-    assert_eq!(level_for_elo(ELO_FOR_LEVEL[8] - 1), 8);
-    assert_eq!(level_for_elo(ELO_FOR_LEVEL[8]), 9);
-    assert_eq!(
-        level_for_elo(u32::MAX),
-        9,
-        "a limited strength is never full strength"
-    );
+fn uci_elo_maps_onto_the_levels_of_each_game() {
+    use qipan::protocol::{
+        elo_for_level, level_for_elo, SearchSettings, ELO_FOR_LEVEL, HIGHEST_ELO, LOWEST_ELO,
+    };
+    use qipan::rules::any::GameKind;
+    let games = [GameKind::Xiangqi, GameKind::Janggi, GameKind::Shogi];
+    assert_eq!(ELO_FOR_LEVEL.len(), games.len());
+    for game in games {
+        let ratings = elo_for_level(game);
+        assert!(
+            ELO_FOR_LEVEL
+                .iter()
+                .any(|(kind, row)| *kind == game && row == ratings),
+            "{game:?} has its own row"
+        );
+        assert!(
+            ratings.windows(2).all(|pair| pair[0] < pair[1]),
+            "{game:?}: every level is rated above the one below"
+        );
+        assert!(LOWEST_ELO <= ratings[0] && ratings[8] <= HIGHEST_ELO);
+        assert_eq!(level_for_elo(game, 0), 1);
+        assert_eq!(level_for_elo(game, ratings[0]), 1);
+        assert_eq!(level_for_elo(game, ratings[4]), 5);
+        assert_eq!(level_for_elo(game, ratings[8] - 1), 8);
+        assert_eq!(level_for_elo(game, ratings[8]), 9);
+        assert_eq!(
+            level_for_elo(game, u32::MAX),
+            9,
+            "a limited strength is never full strength"
+        );
+    }
     assert!(
-        ELO_FOR_LEVEL.windows(2).all(|pair| pair[0] < pair[1]),
-        "every level is rated above the one below"
+        ELO_FOR_LEVEL.iter().any(|(_, row)| row[0] == LOWEST_ELO)
+            && ELO_FOR_LEVEL.iter().any(|(_, row)| row[8] == HIGHEST_ELO),
+        "the option's range is the games' widest"
     );
+    // One rating means the level measured at that strength in each game: shogi's level 5
+    // is rated above xiangqi's, so xiangqi's level-5 rating asks shogi for a lower level.
+    let xiangqi_5 = elo_for_level(GameKind::Xiangqi)[4];
+    assert!(elo_for_level(GameKind::Shogi)[4] > xiangqi_5);
+    assert!(level_for_elo(GameKind::Shogi, xiangqi_5) < 5);
+
     let mut settings = SearchSettings::default();
-    let level_5 = ELO_FOR_LEVEL[4].to_string();
-    settings.set("UCI_Elo", Some(&level_5)).unwrap().unwrap();
+    settings
+        .set("UCI_Elo", Some(&xiangqi_5.to_string()))
+        .unwrap()
+        .unwrap();
     assert_eq!(
-        settings.effective_level(),
+        settings.effective_level(GameKind::Xiangqi),
         10,
         "only with UCI_LimitStrength"
     );
@@ -550,7 +579,11 @@ fn uci_elo_maps_onto_the_levels() {
         .set("UCI_LimitStrength", Some("true"))
         .unwrap()
         .unwrap();
-    assert_eq!(settings.effective_level(), 5);
+    assert_eq!(settings.effective_level(GameKind::Xiangqi), 5);
+    assert_eq!(
+        settings.effective_level(GameKind::Shogi),
+        level_for_elo(GameKind::Shogi, xiangqi_5)
+    );
 }
 
 #[test]
@@ -587,12 +620,9 @@ fn readyok_never_overtakes_a_command_waiting_for_the_search() {
 
 #[test]
 fn spin_options_outside_their_range_are_refused_and_kept() {
-    use qipan::protocol::{SearchSettings, ELO_FOR_LEVEL, HIGHEST_ELO};
+    use qipan::protocol::{SearchSettings, HIGHEST_ELO, LOWEST_ELO};
     let mut settings = SearchSettings::default();
-    let (below, above) = (
-        (ELO_FOR_LEVEL[0] - 1).to_string(),
-        (HIGHEST_ELO + 1).to_string(),
-    );
+    let (below, above) = ((LOWEST_ELO - 1).to_string(), (HIGHEST_ELO + 1).to_string());
     for (name, value) in [
         ("Skill Level", "0"),
         ("Skill Level", "11"),

@@ -408,30 +408,76 @@ pub const DEFAULT_OVERHEAD_MS: u64 = 10;
 /// The largest `Move Overhead` / `NetworkDelay` accepted, in milliseconds.
 pub const MAX_OVERHEAD_MS: u64 = 5_000;
 
-/// The rating `UCI_Elo` gives each limited level 1–9, measured: a ladder of matches
-/// between adjacent levels in all three games, anchored on Fairy-Stockfish's own
-/// `UCI_Elo` 1350, the mean of the three games (tools/STRENGTH.md "Session 8",
-/// `python3 tools/ladder_ratings.py tools/results/ladder-session8`). Level 10, full
+/// The rating `UCI_Elo` gives each limited level 1–9 in each game, measured: a ladder of
+/// matches between adjacent levels (100 games a step), anchored on Fairy-Stockfish's own
+/// `UCI_Elo` scale by level 5's matches against it at 1350 and 1800 (tools/STRENGTH.md
+/// "Session 16", `python3 tools/ladder_ratings.py`, which reads tools/results/ladder-now.txt).
+/// The games differ because a node budget buys different strength in each. Level 10, full
 /// strength, is what `UCI_LimitStrength` off gives.
-pub const ELO_FOR_LEVEL: [u32; MAX_LEVEL as usize - 1] =
-    [810, 940, 1040, 1240, 1420, 1570, 1710, 1840, 2030];
+pub const ELO_FOR_LEVEL: [(GameKind, [u32; MAX_LEVEL as usize - 1]); 3] = [
+    (
+        GameKind::Xiangqi,
+        [910, 1010, 1220, 1420, 1610, 1710, 1870, 1980, 2110],
+    ),
+    (
+        GameKind::Janggi,
+        [1160, 1250, 1370, 1460, 1570, 1690, 1800, 1930, 2110],
+    ),
+    (
+        GameKind::Shogi,
+        [1080, 1320, 1450, 1610, 1760, 1920, 2090, 2260, 2420],
+    ),
+];
 
-/// The strongest rating `UCI_Elo` takes (level 9's).
-pub const HIGHEST_ELO: u32 = ELO_FOR_LEVEL[MAX_LEVEL as usize - 2];
+/// The ratings of levels 1–9 in `game` ([`ELO_FOR_LEVEL`]).
+pub fn elo_for_level(game: GameKind) -> &'static [u32; MAX_LEVEL as usize - 1] {
+    match ELO_FOR_LEVEL.iter().find(|(kind, _)| *kind == game) {
+        Some((_, ratings)) => ratings,
+        None => &ELO_FOR_LEVEL[0].1,
+    }
+}
 
-/// The level `UCI_Elo` maps to: the strongest level (1–9) rated at or below `elo` (level 1 below all).
-pub fn level_for_elo(elo: u32) -> u8 {
-    ELO_FOR_LEVEL
+/// The weakest rating `UCI_Elo` takes: the lowest level 1 of any game. The option is
+/// declared once, before the GUI picks a variant, so its range covers every game.
+pub const LOWEST_ELO: u32 = {
+    let mut lowest = u32::MAX;
+    let mut index = 0;
+    while index < ELO_FOR_LEVEL.len() {
+        if ELO_FOR_LEVEL[index].1[0] < lowest {
+            lowest = ELO_FOR_LEVEL[index].1[0];
+        }
+        index += 1;
+    }
+    lowest
+};
+
+/// The strongest rating `UCI_Elo` takes: the highest level 9 of any game.
+pub const HIGHEST_ELO: u32 = {
+    let mut highest = 0;
+    let mut index = 0;
+    while index < ELO_FOR_LEVEL.len() {
+        if ELO_FOR_LEVEL[index].1[MAX_LEVEL as usize - 2] > highest {
+            highest = ELO_FOR_LEVEL[index].1[MAX_LEVEL as usize - 2];
+        }
+        index += 1;
+    }
+    highest
+};
+
+/// The level `UCI_Elo` maps to in `game`: the strongest level (1–9) rated at or below
+/// `elo` (level 1 below all, level 9 above all).
+pub fn level_for_elo(game: GameKind, elo: u32) -> u8 {
+    elo_for_level(game)
         .iter()
         .rposition(|&rating| rating <= elo)
         .map_or(1, |index| index as u8 + 1)
 }
 
 impl SearchSettings {
-    /// The level in force: `UCI_Elo`'s when strength is limited, else `Skill Level`'s.
-    pub fn effective_level(&self) -> u8 {
+    /// The level in force in `game`: `UCI_Elo`'s when strength is limited, else `Skill Level`'s.
+    pub fn effective_level(&self, game: GameKind) -> u8 {
         if self.limit_strength {
-            level_for_elo(self.elo).min(self.level)
+            level_for_elo(game, self.elo).min(self.level)
         } else {
             self.level
         }
@@ -474,7 +520,7 @@ impl SearchSettings {
                 None => Err(format!("{name} needs true or false")),
             },
             "ucielo" => {
-                let (lowest, highest) = (ELO_FOR_LEVEL[0], HIGHEST_ELO);
+                let (lowest, highest) = (LOWEST_ELO, HIGHEST_ELO);
                 match value.and_then(|v| v.trim().parse::<u32>().ok()) {
                     Some(elo) if (lowest..=highest).contains(&elo) => {
                         self.elo = elo;
@@ -506,9 +552,7 @@ impl SearchSettings {
             "option name UCI_LimitStrength type check default false".to_string(),
             format!(
                 "option name UCI_Elo type spin default {} min {} max {}",
-                HIGHEST_ELO,
-                ELO_FOR_LEVEL[0],
-                HIGHEST_ELO
+                HIGHEST_ELO, LOWEST_ELO, HIGHEST_ELO
             ),
         ]
     }
@@ -544,7 +588,7 @@ impl GoCommand {
     /// [`GoCommand::limits_for`] with the session's settings: level, lines, and the
     /// overhead taken off every clock figure (never below 1 ms).
     pub fn limits_with(&self, side: Side, game: GameKind, settings: &SearchSettings) -> Limits {
-        let mut limits = self.limits_for(side, game, settings.effective_level());
+        let mut limits = self.limits_for(side, game, settings.effective_level(game));
         limits.multipv = settings.multipv;
         let less = |time: Duration| {
             time.saturating_sub(settings.overhead)
