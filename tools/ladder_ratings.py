@@ -101,25 +101,24 @@ def main():
         print(f"  level {ANCHOR_LEVEL}: {level_5:.0f} ± {1 / math.sqrt(sum(weights)):.0f}"
               f" (anchors weighted by 1/variance)")
         rating = {ANCHOR_LEVEL: level_5}
-        missing = False
-        for level in list(range(ANCHOR_LEVEL + 1, 10)) + list(range(ANCHOR_LEVEL - 1, 0, -1)):
-            upper = level if level > ANCHOR_LEVEL else level + 1
+        # Each log `n-vs-(n-1)` is one step: up from level 5 it rates n, down it rates n - 1.
+        for upper in list(range(ANCHOR_LEVEL + 1, 10)) + list(range(ANCHOR_LEVEL, 1, -1)):
             name = f"{upper}-vs-{upper - 1}"
             if name not in logs:
                 print(f"  {name}: no log")
-                missing = True
                 break
             points, games = score(logs[name])
             difference, margin = step(points, games)
-            known = upper - 1 if level > ANCHOR_LEVEL else upper
-            rating[level] = rating[known] + (difference if level > ANCHOR_LEVEL else -difference)
+            if upper > ANCHOR_LEVEL:
+                rating[upper] = rating[upper - 1] + difference
+            else:
+                rating[upper - 1] = rating[upper] - difference
             print(f"  {name}: {points}/{games} = {points / games:.3f} -> {difference:+.0f} ± {margin:.0f}")
-        if missing:
-            continue
-        if "1-vs-hanging" in logs:
-            points, games = score(logs["1-vs-hanging"])
-            print(f"  level 1 vs the hanging-piece avoider: {points}/{games} = {points / games:.3f}")
-        ratings[variant] = rating
+        else:
+            if "1-vs-hanging" in logs:
+                points, games = score(logs["1-vs-hanging"])
+                print(f"  level 1 vs the hanging-piece avoider: {points}/{games} = {points / games:.3f}")
+            ratings[variant] = rating
 
     print("\nlevel  " + "  ".join(f"{v:>8}" for v in ratings))
     for level in range(1, 10):

@@ -431,38 +431,34 @@ pub const ELO_FOR_LEVEL: [(GameKind, [u32; MAX_LEVEL as usize - 1]); 3] = [
 
 /// The ratings of levels 1–9 in `game` ([`ELO_FOR_LEVEL`]).
 pub fn elo_for_level(game: GameKind) -> &'static [u32; MAX_LEVEL as usize - 1] {
-    match ELO_FOR_LEVEL.iter().find(|(kind, _)| *kind == game) {
-        Some((_, ratings)) => ratings,
-        None => &ELO_FOR_LEVEL[0].1,
+    let index = match game {
+        GameKind::Xiangqi => 0,
+        GameKind::Janggi => 1,
+        GameKind::Shogi => 2,
+    };
+    &ELO_FOR_LEVEL[index].1
+}
+
+/// The lowest (`lowest`) or highest rating any game gives level `level_index + 1`.
+const fn widest_rating(level_index: usize, lowest: bool) -> u32 {
+    let mut found = ELO_FOR_LEVEL[0].1[level_index];
+    let mut index = 1;
+    while index < ELO_FOR_LEVEL.len() {
+        let rating = ELO_FOR_LEVEL[index].1[level_index];
+        if (lowest && rating < found) || (!lowest && rating > found) {
+            found = rating;
+        }
+        index += 1;
     }
+    found
 }
 
 /// The weakest rating `UCI_Elo` takes: the lowest level 1 of any game. The option is
 /// declared once, before the GUI picks a variant, so its range covers every game.
-pub const LOWEST_ELO: u32 = {
-    let mut lowest = u32::MAX;
-    let mut index = 0;
-    while index < ELO_FOR_LEVEL.len() {
-        if ELO_FOR_LEVEL[index].1[0] < lowest {
-            lowest = ELO_FOR_LEVEL[index].1[0];
-        }
-        index += 1;
-    }
-    lowest
-};
+pub const LOWEST_ELO: u32 = widest_rating(0, true);
 
 /// The strongest rating `UCI_Elo` takes: the highest level 9 of any game.
-pub const HIGHEST_ELO: u32 = {
-    let mut highest = 0;
-    let mut index = 0;
-    while index < ELO_FOR_LEVEL.len() {
-        if ELO_FOR_LEVEL[index].1[MAX_LEVEL as usize - 2] > highest {
-            highest = ELO_FOR_LEVEL[index].1[MAX_LEVEL as usize - 2];
-        }
-        index += 1;
-    }
-    highest
-};
+pub const HIGHEST_ELO: u32 = widest_rating(MAX_LEVEL as usize - 2, false);
 
 /// The level `UCI_Elo` maps to in `game`: the strongest level (1–9) rated at or below
 /// `elo` (level 1 below all, level 9 above all).
