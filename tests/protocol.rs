@@ -505,7 +505,7 @@ fn clock_figures_with_decimals_are_truncated_not_refused() {
 }
 
 #[test]
-fn the_time_margin_is_taken_off_every_clock_figure() {
+fn the_time_margin_is_taken_off_every_clock_figure_and_movetime_is_searched_whole() {
     use qipan::protocol::{parse_go, Dialect, SearchSettings};
     use qipan::rules::any::GameKind;
     use qipan::rules::Side;
@@ -517,7 +517,13 @@ fn the_time_margin_is_taken_off_every_clock_figure() {
     );
     let limits = go.limits_with(Side::First, GameKind::Xiangqi, &settings);
     assert_eq!(limits.time_left, Some(Duration::from_millis(950)));
-    assert_eq!(limits.movetime, Some(Duration::from_millis(1)));
+    // A movetime is a search time, not a clock: searched whole, as Stockfish does.
+    assert_eq!(limits.movetime, Some(Duration::from_millis(30)));
+    // A byoyomi is a clock: the margin comes off it, also where it stands in for a movetime.
+    let go = parse_go(&["byoyomi", "1000"], Dialect::Usi);
+    let limits = go.limits_with(Side::First, GameKind::Shogi, &settings);
+    assert_eq!(limits.movetime, Some(Duration::from_millis(950)));
+    assert_eq!(limits.byoyomi, Duration::from_millis(950));
     assert!(settings.set("NetworkDelay", Some("-3")).unwrap().is_err());
     assert!(settings.set("Threads", Some("2")).is_none());
 }

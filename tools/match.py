@@ -251,6 +251,9 @@ def main():
     protocol_errors = []
     total_nodes = 0
     total_time = 0.0
+    # Wall time from `go` to `bestmove`, per engine: shows whether "equal time" was equal.
+    think_time = {"qipan": 0.0, "fairy-stockfish": 0.0}
+    think_moves = {"qipan": 0, "fairy-stockfish": 0}
     openings = []
     for game_index in range(args.games):
         if game_index % 2 == 0:
@@ -296,8 +299,11 @@ def main():
                 protocol_errors.append(str(error))
                 loser_by_error = engine
                 break
+            thought = time.time() - began
+            think_time[engine.name] += thought
+            think_moves[engine.name] += 1
             if engine is qipan:
-                total_time += time.time() - began
+                total_time += thought
                 if info:
                     words = info[-1].split()
                     if "nodes" in words:
@@ -339,6 +345,9 @@ def main():
     print(f"adjudicated games: {adjudicated_games}" + (" (adjudication off)" if args.no_adjudication else
           f" (resign: both scores ≥ {args.resign_score} cp for {args.resign_moves} moves each; draw: "
           f"after ply {args.draw_after}, both within ±{args.draw_score} cp for {args.draw_moves} moves each)"))
+    print("mean time from go to bestmove: " + ", ".join(
+        f"{name} {1000 * think_time[name] / think_moves[name]:.1f} ms"
+        for name in think_time if think_moves[name]))
     if total_time > 0:
         print(f"qipan search speed: {total_nodes / total_time:,.0f} nodes/s (last reported depth per move)")
     if protocol_errors:

@@ -256,6 +256,9 @@ pub const MAX_LINES: u32 = 500;
 /// Time kept back from every budget for the protocol and the operating system.
 const TIME_RESERVE: Duration = Duration::from_millis(30);
 
+/// The most kept back from a `movetime` for stopping the search and sending the answer.
+const MOVETIME_RESERVE: Duration = Duration::from_millis(5);
+
 /// Works out the search plan (soft and hard time, nodes, depth) from the limits.
 fn plan_for(limits: &Limits) -> search::Plan {
     let mut soft: Option<Duration> = None;
@@ -264,7 +267,9 @@ fn plan_for(limits: &Limits) -> search::Plan {
         hard = Some(hard.map_or(value, |h: Duration| h.min(value)));
     };
     if let Some(movetime) = limits.movetime {
-        let margin = (movetime / 20).min(TIME_RESERVE);
+        // `movetime` is searched whole, as Stockfish and Fairy-Stockfish do: only the
+        // moment it takes to stop and answer is kept back (1%, at most 5 ms).
+        let margin = (movetime / 100).min(MOVETIME_RESERVE);
         hard_cap(
             movetime
                 .saturating_sub(margin)

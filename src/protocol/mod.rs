@@ -582,7 +582,9 @@ impl GoCommand {
     }
 
     /// [`GoCommand::limits_for`] with the session's settings: level, lines, and the
-    /// overhead taken off every clock figure (never below 1 ms).
+    /// overhead taken off every clock figure (never below 1 ms). A `movetime` the GUI
+    /// asked for is a search time, not a clock, and is searched whole (as Stockfish does);
+    /// a `movetime` that stands for a byoyomi keeps the margin.
     pub fn limits_with(&self, side: Side, game: GameKind, settings: &SearchSettings) -> Limits {
         let mut limits = self.limits_for(side, game, settings.effective_level(game));
         limits.multipv = settings.multipv;
@@ -591,7 +593,9 @@ impl GoCommand {
                 .max(Duration::from_millis(1))
         };
         limits.time_left = limits.time_left.map(less);
-        limits.movetime = limits.movetime.map(less);
+        if self.limits.movetime.is_none() {
+            limits.movetime = limits.movetime.map(less);
+        }
         if limits.byoyomi > Duration::ZERO {
             limits.byoyomi = less(limits.byoyomi);
         }
