@@ -250,7 +250,6 @@ def main():
     results = []
     protocol_errors = []
     total_nodes = 0
-    total_time = 0.0
     # Wall time from `go` to `bestmove`, per engine: shows whether "equal time" was equal.
     think_time = {"qipan": 0.0, "fairy-stockfish": 0.0}
     think_moves = {"qipan": 0, "fairy-stockfish": 0}
@@ -303,7 +302,6 @@ def main():
             think_time[engine.name] += thought
             think_moves[engine.name] += 1
             if engine is qipan:
-                total_time += thought
                 if info:
                     words = info[-1].split()
                     if "nodes" in words:
@@ -348,8 +346,8 @@ def main():
     print("mean time from go to bestmove: " + ", ".join(
         f"{name} {1000 * think_time[name] / think_moves[name]:.1f} ms"
         for name in think_time if think_moves[name]))
-    if total_time > 0:
-        print(f"qipan search speed: {total_nodes / total_time:,.0f} nodes/s (last reported depth per move)")
+    if think_time["qipan"] > 0:
+        print(f"qipan search speed: {total_nodes / think_time['qipan']:,.0f} nodes/s (last reported depth per move)")
     if protocol_errors:
         print("protocol errors:")
         for error in protocol_errors:

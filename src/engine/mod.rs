@@ -253,7 +253,8 @@ pub fn evaluate(position: &AnyPosition) -> i32 {
 /// The most lines a MultiPV search reports (more would only repeat the move list).
 pub const MAX_LINES: u32 = 500;
 
-/// Time kept back from every budget for the protocol and the operating system.
+/// Time kept back from every clock budget (main time, byoyomi) for the protocol and the
+/// operating system; a `movetime` keeps back [`MOVETIME_RESERVE`] at most.
 const TIME_RESERVE: Duration = Duration::from_millis(30);
 
 /// The most kept back from a `movetime` for stopping the search and sending the answer.
