@@ -325,7 +325,10 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
                 stop,
                 engine,
             } => match engine {
-                None => workers::spawn_builtin(id, *game, limits, stop, sender.clone()),
+                None => {
+                    let threads = app.config.cpu_threads;
+                    workers::spawn_builtin(id, *game, limits, threads, stop, sender.clone())
+                }
                 Some(index) => {
                     let search = ExternalSearch {
                         id,
@@ -359,6 +362,7 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
                     game: *game,
                     lines,
                     node_limit,
+                    threads: app.config.cpu_threads,
                     stop,
                     language: app.settings.language,
                 };

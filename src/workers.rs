@@ -101,11 +101,13 @@ impl Drop for EnginePool {
 /// Waits this long at least before a move is sent, so a very fast reply is seen as a move.
 const SHOWN_AFTER: Duration = Duration::from_millis(250);
 
-/// Searches `game` on a new thread with the built-in engine and answers on `sender`.
+/// Searches `game` on a new thread with the built-in engine and answers on `sender`;
+/// `threads` search together when the level has no node budget (level 10).
 pub fn spawn_builtin(
     id: u64,
     game: Game,
     limits: Limits,
+    threads: usize,
     stop: Arc<AtomicBool>,
     sender: Sender<Action>,
 ) {
@@ -115,7 +117,9 @@ pub fn spawn_builtin(
             let report = Box::new(SearchReport::from_info(info));
             let _ = sender.send(Action::SearchProgress { search: id, report });
         };
-        let mv = engine::best_move(&game, limits, &stop, &mut report);
+        let mut engine = Engine::default();
+        engine.set_threads(threads);
+        let mv = engine.search(&game, limits, &stop, &mut report);
         if let Some(rest) = SHOWN_AFTER.checked_sub(started.elapsed()) {
             thread::sleep(rest);
         }
@@ -353,6 +357,8 @@ pub struct LiveSearch {
     pub lines: u32,
     /// A node limit (tests); `None` searches until stopped.
     pub node_limit: Option<u64>,
+    /// Threads of the built-in engine (`cpu.threads`).
+    pub threads: usize,
     /// Set to stop.
     pub stop: Arc<AtomicBool>,
     /// The language of error messages.
@@ -377,6 +383,7 @@ pub fn spawn_live(pool: &EnginePool, search: LiveSearch, sender: Sender<Action>)
             thread::spawn(move || {
                 let mut held = engine.lock().unwrap_or_else(|e| e.into_inner());
                 let engine = held.get_or_insert_with(Engine::default);
+                engine.set_threads(search.threads);
                 let mut report = |info: &SearchInfo| {
                     let _ = sender.send(Action::LiveProgress {
                         search: id,

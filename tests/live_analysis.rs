@@ -33,6 +33,7 @@ fn search(id: u64, spec: EngineSpec, lines: u32, nodes: Option<u64>) -> LiveSear
         game: Game::from_variant(Variant::Xiangqi),
         lines,
         node_limit: nodes,
+        threads: 1,
         stop: Arc::new(AtomicBool::new(false)),
         language: Language::English,
     }

@@ -152,6 +152,34 @@ fn uci_keeps_running_on_bad_input() {
 }
 
 #[test]
+fn threads_is_an_option_of_both_protocols_and_a_two_thread_search_answers() {
+    for (run, hello, variant) in [
+        (
+            run_uci as fn(&str) -> String,
+            "uci",
+            "setoption name UCI_Variant value janggi\n",
+        ),
+        (run_usi, "usi", ""),
+    ] {
+        let out = run(&format!(
+            "{hello}\n{variant}setoption name Threads value 0\nsetoption name Threads value many\nsetoption name Threads value 2\nposition startpos\ngo depth 6\n"
+        ));
+        assert!(
+            out.contains("option name Threads type spin default 1 min 1 max 64"),
+            "{out}"
+        );
+        assert_eq!(
+            out.matches("info string error: Threads needs a count from 1 to 64")
+                .count(),
+            2,
+            "0 and 'many' are refused, 2 is taken: {out}"
+        );
+        assert!(out.contains("info depth 6 "), "{out}");
+        assert!(bestmove(&out).len() >= 4, "{out}");
+    }
+}
+
+#[test]
 fn uci_answers_isready_and_stop_while_searching() {
     let out = Captured::default();
     let shared: SharedOutput = Arc::new(Mutex::new(out.clone()));

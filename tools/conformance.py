@@ -500,10 +500,12 @@ class Driver:
         options = self.handshake("uci", "uciok", {
             "UCI_Variant": "combo", "Hash": "spin", "Ponder": "check", "MultiPV": "spin",
             "Move Overhead": "spin", "UCI_LimitStrength": "check", "UCI_Elo": "spin",
-            "Skill Level": "spin",
+            "Skill Level": "spin", "Threads": "spin",
         })
-        self.check("Threads not advertised (one search thread)", "Threads" not in options)
         self.exercise_options(options)
+        # Every search below runs with a helper thread (lazy SMP) beside the main one.
+        self.engine.send("setoption name Threads value 2")
+        self.ready("setoption Threads 2", expect_error=False)
         self.engine.send("ucinewgame")
         self.ready("ucinewgame", expect_error=False)
 
@@ -589,9 +591,11 @@ class Driver:
     def session_usi(self):
         options = self.handshake("usi", "usiok", {
             "USI_Hash": "spin", "USI_Ponder": "check", "MultiPV": "spin", "NetworkDelay": "spin",
-            "Skill_Level": "spin",
+            "Skill_Level": "spin", "Threads": "spin",
         })
         self.exercise_options(options)
+        self.engine.send("setoption name Threads value 2")
+        self.ready("setoption Threads 2", expect_error=False)
         self.engine.send("usinewgame")
         self.ready("usinewgame", expect_error=False)
         start = Position("shogi", "startpos", [usi_to_fsf("7g7f"), usi_to_fsf("3c3d")])

@@ -203,6 +203,9 @@ def main():
     parser.add_argument("--qipan-movetime", type=int, default=1000, help="ms per move")
     parser.add_argument("--qipan-nodes", type=int, default=0, help="nodes per move instead of time")
     parser.add_argument("--qipan-level", type=int, default=10)
+    parser.add_argument("--qipan-threads", type=int, default=1, help="qipan's Threads option")
+    parser.add_argument("--fsf-threads", type=int, default=1,
+                        help="the opponent's Threads option (matches alternate: one engine thinks at a time)")
     parser.add_argument("--fsf-nodes", type=int, default=10000)
     parser.add_argument("--fsf-movetime", type=int, default=0,
                         help="ms per move for the opponent instead of nodes (equal-time matches)")
@@ -239,8 +242,11 @@ def main():
     qipan = Engine([args.qipan, "uci"], "qipan")
     fsf = Engine([args.fsf], "fairy-stockfish")
     judge = Engine([args.qipan, "uci"], "judge")
-    qipan.start(args.variant, [("Skill Level", args.qipan_level), ("Hash", 64)])
-    fsf.start(args.variant, [("Threads", 1), ("Hash", 16)])
+    qipan_options = [("Skill Level", args.qipan_level), ("Hash", 64)]
+    if args.qipan_threads != 1:
+        qipan_options.append(("Threads", args.qipan_threads))
+    qipan.start(args.variant, qipan_options)
+    fsf.start(args.variant, [("Threads", args.fsf_threads), ("Hash", 16)])
     judge.start(args.variant, [])
     qipan_go = f"go nodes {args.qipan_nodes}" if args.qipan_nodes else f"go movetime {args.qipan_movetime}"
     fsf_go = f"go movetime {args.fsf_movetime}" if args.fsf_movetime else f"go nodes {args.fsf_nodes}"

@@ -66,6 +66,7 @@ impl Bench {
                     game: *game,
                     lines,
                     node_limit,
+                    threads: 2,
                     stop,
                     language: Language::English,
                 };

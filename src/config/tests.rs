@@ -482,3 +482,18 @@ fn the_analysis_engine_names_one_of_the_engines() {
     assert_eq!(english(&loaded).len(), 1, "{:?}", english(&loaded));
     assert_eq!(loaded.config.analysis_engine, None);
 }
+
+#[test]
+fn cpu_threads_takes_a_count_up_to_the_engines_limit_and_defaults_to_the_cores() {
+    let loaded = from_text("[cpu]\nthreads = 2\n");
+    assert!(english(&loaded).is_empty());
+    assert_eq!(loaded.config.cpu_threads, 2);
+    let loaded = from_text("[cpu]\nthreads = 0\n");
+    assert_eq!(
+        english(&loaded),
+        vec!["config.toml: line 2, column 11: key \"cpu.threads\": expected a whole number from 1 to 64, found 0".to_string()]
+    );
+    assert_eq!(loaded.config.cpu_threads, super::default_cpu_threads());
+    assert!((1..=4).contains(&super::default_cpu_threads()));
+    assert_eq!(super::MAX_CPU_THREADS, crate::engine::Engine::MAX_THREADS);
+}

@@ -323,6 +323,8 @@ pub struct Engine {
     table: TranspositionTable,
     /// Move-ordering statistics and cached evaluations kept from move to move.
     memory: search::SearchMemory,
+    /// The same for each helper thread (one fewer than the threads searching).
+    helpers: Vec<search::SearchMemory>,
     megabytes: usize,
 }
 
@@ -341,8 +343,26 @@ impl Engine {
         Engine {
             table: TranspositionTable::new(megabytes),
             memory: search::SearchMemory::default(),
+            helpers: Vec::new(),
             megabytes,
         }
+    }
+
+    /// The most threads one search may use.
+    pub const MAX_THREADS: usize = 64;
+
+    /// How many threads a search uses.
+    pub fn threads(&self) -> usize {
+        self.helpers.len() + 1
+    }
+
+    /// Sets how many threads a search uses (1 to [`Engine::MAX_THREADS`]). Searches with a
+    /// node limit, noise or blind spots (the levels below 10) always use one, so that they
+    /// stay reproducible.
+    pub fn set_threads(&mut self, threads: usize) {
+        let helpers = threads.clamp(1, Engine::MAX_THREADS) - 1;
+        self.helpers
+            .resize_with(helpers, search::SearchMemory::default);
     }
 
     /// The table size in MB.
@@ -353,7 +373,9 @@ impl Engine {
     /// Resizes the transposition table (forgetting its content).
     pub fn set_hash_megabytes(&mut self, megabytes: usize) {
         if megabytes != self.megabytes {
+            let threads = self.threads();
             *self = Engine::new(megabytes);
+            self.set_threads(threads);
         }
     }
 
@@ -361,6 +383,9 @@ impl Engine {
     pub fn clear(&mut self) {
         self.table.clear();
         self.memory.clear();
+        for helper in &mut self.helpers {
+            helper.clear();
+        }
     }
 
     /// Finds a move for the side to move of `game` within `limits`; `report` hears each
@@ -405,21 +430,27 @@ impl Engine {
         }
         self.table.new_search();
         let plan = plan_for(&limits);
-        let table = &mut self.table;
-        let memory = &mut self.memory;
         let sight = Sight {
             blindness: limits.blindness.min(1_000),
             seed: limits.seed,
         };
+        let reproducible = plan.node_limit != u64::MAX || plan.noise != 0 || sight.blindness != 0;
+        let helpers: &mut [search::SearchMemory] = if reproducible {
+            &mut []
+        } else {
+            &mut self.helpers
+        };
+        let table = &mut self.table;
+        let memory = &mut self.memory;
         Some(match game.position() {
             AnyPosition::Xiangqi(p) => run_search::<XiangqiPosition>(
-                p, game, root_moves, plan, sight, table, memory, stop, report,
+                p, game, root_moves, plan, sight, table, memory, helpers, stop, report,
             ),
             AnyPosition::Janggi(p) => run_search::<JanggiPosition>(
-                p, game, root_moves, plan, sight, table, memory, stop, report,
+                p, game, root_moves, plan, sight, table, memory, helpers, stop, report,
             ),
             AnyPosition::Shogi(p) => run_search::<ShogiPosition>(
-                p, game, root_moves, plan, sight, table, memory, stop, report,
+                p, game, root_moves, plan, sight, table, memory, helpers, stop, report,
             ),
         })
     }
@@ -468,6 +499,7 @@ fn run_search<P: EngineRules>(
     sight: Sight,
     table: &mut TranspositionTable,
     memory: &mut search::SearchMemory,
+    helpers: &mut [search::SearchMemory],
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> search::Outcome {
@@ -478,7 +510,7 @@ fn run_search<P: EngineRules>(
         .collect();
     if sight.blindness == 0 {
         return search::run(
-            root, &history, root_moves, plan, table, memory, stop, report,
+            root, &history, root_moves, plan, table, memory, helpers, stop, report,
         );
     }
     let perception = perception::Perception {
@@ -503,7 +535,15 @@ fn run_search<P: EngineRules>(
         perception,
     };
     search::run(
-        &perceived, &history, &seen, plan, table, memory, stop, report,
+        &perceived,
+        &history,
+        &seen,
+        plan,
+        table,
+        memory,
+        &mut [],
+        stop,
+        report,
     )
 }
 
@@ -580,5 +620,52 @@ mod tests {
             let top = limits_for_level(game, MAX_LEVEL, time);
             assert_eq!((top.nodes, top.noise, top.blindness), (None, 0, 0));
         }
+    }
+
+    #[test]
+    fn helper_threads_join_only_searches_without_a_node_budget() {
+        let game = Game::from_variant(Variant::Janggi(crate::rules::janggi::JanggiRules::KJA));
+        let stop = AtomicBool::new(false);
+        let by_nodes = Limits {
+            nodes: Some(20_000),
+            ..Limits::default()
+        };
+        // A node budget (the levels) stays one thread: the same search, move and count.
+        let mut alone = Engine::new(1);
+        let mut crew = Engine::new(1);
+        crew.set_threads(3);
+        assert_eq!(crew.threads(), 3);
+        let one = alone
+            .search_lines(&game, by_nodes, &stop, &mut |_| {})
+            .unwrap();
+        let three = crew
+            .search_lines(&game, by_nodes, &stop, &mut |_| {})
+            .unwrap();
+        assert_eq!((one.best, one.nodes), (three.best, three.nodes));
+        // A depth search runs the helpers: a legal move, and their nodes are counted.
+        let mut crew = Engine::new(1);
+        crew.set_threads(2);
+        let by_depth = Limits {
+            depth: Some(7),
+            ..Limits::default()
+        };
+        let mut reported = 0;
+        let outcome = crew
+            .search_lines(&game, by_depth, &stop, &mut |info| reported = info.nodes)
+            .unwrap();
+        assert!(game.legal_moves().as_slice().contains(&outcome.best));
+        assert_eq!(outcome.lines[0].depth, 7);
+        assert!(outcome.nodes >= reported && reported > 0);
+        assert!(
+            crew.helpers[0].learned() > 0,
+            "the helper searched and kept its move-ordering statistics"
+        );
+        // Resizing the table keeps the thread count; the count is clamped.
+        crew.set_hash_megabytes(2);
+        assert_eq!(crew.threads(), 2);
+        crew.set_threads(0);
+        assert_eq!(crew.threads(), 1);
+        crew.set_threads(1_000);
+        assert_eq!(crew.threads(), Engine::MAX_THREADS);
     }
 }

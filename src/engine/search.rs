@@ -10,7 +10,7 @@ use super::see::exchange_at_least;
 use super::table::{score_from_table, Bound, TranspositionTable};
 use super::{Score, SearchInfo};
 use crate::rules::{Move, MoveList};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// The deepest the search path may grow (plies from the root, extensions included).
@@ -63,7 +63,8 @@ enum Verdict {
 
 /// One search's working state.
 struct Searcher<'a, P: EngineRules> {
-    table: &'a mut TranspositionTable,
+    table: &'a TranspositionTable,
+    crew: Crew<'a>,
     stop: &'a AtomicBool,
     plan: Plan,
     started: Instant,
@@ -133,6 +134,11 @@ impl SearchMemory {
         self.eval_cache.fill((0, 0));
     }
 
+    /// How many move-ordering statistics are set (a search that ran leaves some).
+    pub fn learned(&self) -> usize {
+        self.history.iter().filter(|&&h| h != 0).count()
+    }
+
     /// Makes the memory ready for a search of game `P`: forgotten if it held another game's.
     /// Rebuilt whole if a search did not hand its parts back (it panicked).
     fn prepare<P>(&mut self) {
@@ -166,19 +172,92 @@ pub struct Outcome {
 ///
 /// `history` holds the (key, in-check) pairs of the game's positions before the root;
 /// `root_moves` are the legal moves with the history-aware rules applied (never empty).
+/// Each memory of `helpers` runs one more thread sharing `table` (none: one thread).
 #[allow(clippy::too_many_arguments)]
 pub fn run<P: EngineRules>(
     root: &P,
     history: &[(u64, bool)],
     root_moves: &[Move],
     plan: Plan,
-    table: &mut TranspositionTable,
+    table: &TranspositionTable,
     memory: &mut SearchMemory,
+    helpers: &mut [SearchMemory],
+    stop: &AtomicBool,
+    report: &mut dyn FnMut(&SearchInfo),
+) -> Outcome {
+    let team_nodes = AtomicU64::new(0);
+    let crew = Crew {
+        thread_index: 0,
+        team_nodes: &team_nodes,
+    };
+    if helpers.is_empty() {
+        return run_thread(
+            root, history, root_moves, plan, table, memory, crew, stop, report,
+        );
+    }
+    // Lazy SMP: helper threads search the same root into the shared table, unheard and
+    // without a clock, until the main thread (which alone keeps time and reports) is done.
+    let helpers_stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for (index, helper_memory) in helpers.iter_mut().enumerate() {
+            let helper_plan = Plan {
+                soft_time: None,
+                hard_time: None,
+                node_limit: u64::MAX,
+                lines: 1,
+                ..plan
+            };
+            let helper_crew = Crew {
+                thread_index: index + 1,
+                team_nodes: &team_nodes,
+            };
+            let helpers_stop = &helpers_stop;
+            scope.spawn(move || {
+                run_thread(
+                    root,
+                    history,
+                    root_moves,
+                    helper_plan,
+                    table,
+                    helper_memory,
+                    helper_crew,
+                    helpers_stop,
+                    &mut |_| {},
+                )
+            });
+        }
+        let outcome = run_thread(
+            root, history, root_moves, plan, table, memory, crew, stop, report,
+        );
+        helpers_stop.store(true, Ordering::Relaxed);
+        outcome
+    })
+}
+
+/// Which thread of a search this is and where the helpers count their nodes.
+#[derive(Clone, Copy)]
+struct Crew<'a> {
+    /// 0 for the main thread (it keeps time and reports), 1… for helpers.
+    thread_index: usize,
+    /// Nodes the helper threads searched so far (added every 1024 nodes).
+    team_nodes: &'a AtomicU64,
+}
+
+/// One thread's search: [`run`] without the helpers.
+#[allow(clippy::too_many_arguments)]
+fn run_thread<P: EngineRules>(
+    root: &P,
+    history: &[(u64, bool)],
+    root_moves: &[Move],
+    plan: Plan,
+    table: &TranspositionTable,
+    memory: &mut SearchMemory,
+    crew: Crew,
     stop: &AtomicBool,
     report: &mut dyn FnMut(&SearchInfo),
 ) -> Outcome {
     memory.prepare::<P>();
-    let mut searcher = Searcher::new(root, history, plan, table, memory, stop);
+    let mut searcher = Searcher::new(root, history, plan, table, memory, crew, stop);
     let outcome = searcher.iterate(root, root_moves, report);
     // Hand the statistics back for the next move.
     memory.history = std::mem::take(&mut searcher.history);
@@ -194,13 +273,15 @@ impl<'a, P: EngineRules> Searcher<'a, P> {
         root: &P,
         history: &[(u64, bool)],
         plan: Plan,
-        table: &'a mut TranspositionTable,
+        table: &'a TranspositionTable,
         memory: &mut SearchMemory,
+        crew: Crew<'a>,
         stop: &'a AtomicBool,
     ) -> Searcher<'a, P> {
         let started = Instant::now();
         let mut searcher = Searcher::<P> {
             table,
+            crew,
             stop,
             plan,
             started,
@@ -253,6 +334,11 @@ impl<P: EngineRules> Searcher<'_, P> {
         let mut previous_score = None;
         let max_depth = self.plan.depth_limit.clamp(1, MAX_PLY as i32 - 8);
         for depth in 1..=max_depth {
+            // Helpers of odd index skip odd depths: they run a ply ahead of the main
+            // thread and leave deeper results in the shared table for it.
+            if self.crew.thread_index % 2 == 1 && depth > 1 && depth % 2 == 1 {
+                continue;
+            }
             // Line `k` searches the root moves left after the first `k` lines took theirs.
             let mut lines: Vec<(i32, Vec<Move>)> = Vec::with_capacity(line_count);
             for line in 0..line_count {
@@ -312,7 +398,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                     depth: depth as u32,
                     multipv: index as u32 + 1,
                     score: to_score(score),
-                    nodes: self.nodes,
+                    nodes: self.team_nodes(),
                     elapsed,
                     principal_variation,
                 });
@@ -348,7 +434,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
         Outcome {
             best,
-            nodes: self.nodes,
+            nodes: self.team_nodes(),
             lines: completed,
         }
     }
@@ -493,6 +579,11 @@ impl<P: EngineRules> Searcher<'_, P> {
         Some(base + position.side_to_move().opponent().index() * HISTORY_SIZE)
     }
 
+    /// Nodes searched so far by this thread and the helpers.
+    fn team_nodes(&self) -> u64 {
+        self.nodes + self.crew.team_nodes.load(Ordering::Relaxed)
+    }
+
     /// Counts a node and says whether the search must stop now.
     #[inline]
     fn out_of_budget(&mut self) -> bool {
@@ -501,6 +592,9 @@ impl<P: EngineRules> Searcher<'_, P> {
             self.aborted = true;
         }
         if self.nodes & 1023 == 0 {
+            if self.crew.thread_index > 0 {
+                self.crew.team_nodes.fetch_add(1024, Ordering::Relaxed);
+            }
             if self.stop.load(Ordering::Relaxed) {
                 self.aborted = true;
             }
@@ -1214,10 +1308,15 @@ mod tests {
         moves: &str,
         parse: impl Fn(&P, &str) -> Move,
     ) -> Verdict {
-        let mut table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1);
         let mut memory = SearchMemory::default();
         let stop = AtomicBool::new(false);
-        let mut searcher = Searcher::new(&root, &[], plan(), &mut table, &mut memory, &stop);
+        let team_nodes = AtomicU64::new(0);
+        let crew = Crew {
+            thread_index: 0,
+            team_nodes: &team_nodes,
+        };
+        let mut searcher = Searcher::new(&root, &[], plan(), &table, &mut memory, crew, &stop);
         let mut position = root;
         let mut verdict = Verdict::None;
         for text in moves.split_whitespace() {
@@ -1234,7 +1333,7 @@ mod tests {
         let root = XiangqiPosition::default();
         let mut moves = MoveList::new();
         root.legal_moves(&mut moves);
-        let mut table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1);
         let mut memory = SearchMemory::default();
         let stop = AtomicBool::new(false);
         let learned = |memory: &SearchMemory| memory.history.iter().filter(|&&h| h != 0).count();
@@ -1243,8 +1342,9 @@ mod tests {
             &[],
             moves.as_slice(),
             plan(),
-            &mut table,
+            &table,
             &mut memory,
+            &mut [],
             &stop,
             &mut |_| {},
         );

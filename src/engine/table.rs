@@ -3,6 +3,7 @@
 
 use super::eval::MATE_BOUND;
 use crate::rules::Move;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// What a stored score means relative to the window it was searched with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -35,7 +36,7 @@ pub struct Entry {
     pub age: u8,
 }
 
-/// Entries per bucket: four 16-byte entries fill one 64-byte cache line.
+/// Entries per bucket: four 16-byte slots fill one 64-byte cache line.
 pub const BUCKET_SIZE: usize = 4;
 
 /// A fixed-size, always-allocated table of buckets, indexed by the low bits of the key.
@@ -43,24 +44,99 @@ pub const BUCKET_SIZE: usize = 4;
 /// A key may live in any entry of its bucket. A new position replaces the bucket's least
 /// valuable entry: an empty one, else one left by an older search, else the shallowest,
 /// so deep results of the current search survive the flood of shallow ones.
+///
+/// Several search threads share one table without locks: each entry is two atomic words,
+/// its packed content and the key XORed with that content, so an entry torn by two
+/// threads writing at once no longer matches its key and reads as absent.
 pub struct TranspositionTable {
-    buckets: Vec<[Entry; BUCKET_SIZE]>,
+    buckets: Vec<[Slot; BUCKET_SIZE]>,
     mask: usize,
     age: u8,
+}
+
+/// One entry as stored: the key XORed with the packed data, and the packed data.
+#[derive(Default)]
+struct Slot {
+    checked_key: AtomicU64,
+    data: AtomicU64,
+}
+
+impl Slot {
+    /// The entry held here and its key, if the two words agree (not torn) and it is not empty.
+    #[inline]
+    fn read(&self) -> Option<Entry> {
+        let data = self.data.load(Ordering::Relaxed);
+        let key = self.checked_key.load(Ordering::Relaxed) ^ data;
+        let entry = unpack(key, data);
+        (entry.bound != Bound::Empty).then_some(entry)
+    }
+
+    #[inline]
+    fn write(&self, entry: &Entry) {
+        let data = pack(entry);
+        self.checked_key.store(entry.key ^ data, Ordering::Relaxed);
+        self.data.store(data, Ordering::Relaxed);
+    }
+
+    fn clear(&self) {
+        self.checked_key.store(0, Ordering::Relaxed);
+        self.data.store(0, Ordering::Relaxed);
+    }
+}
+
+/// An entry's content (all but the key) in one word: move from, to, flags, score, depth,
+/// bound, age, a byte each (the score two).
+#[inline]
+fn pack(entry: &Entry) -> u64 {
+    let bound = match entry.bound {
+        Bound::Empty => 0u64,
+        Bound::Exact => 1,
+        Bound::Lower => 2,
+        Bound::Upper => 3,
+    };
+    entry.best.from as u64
+        | (entry.best.to as u64) << 8
+        | (entry.best.flags as u64) << 16
+        | (entry.score as u16 as u64) << 24
+        | (entry.depth as u8 as u64) << 40
+        | bound << 48
+        | (entry.age as u64) << 56
+}
+
+/// The inverse of [`pack`], for `key`.
+#[inline]
+fn unpack(key: u64, data: u64) -> Entry {
+    Entry {
+        key,
+        best: Move {
+            from: data as u8,
+            to: (data >> 8) as u8,
+            flags: (data >> 16) as u8,
+        },
+        score: (data >> 24) as u16 as i16,
+        depth: (data >> 40) as u8 as i8,
+        bound: match (data >> 48) as u8 {
+            1 => Bound::Exact,
+            2 => Bound::Lower,
+            3 => Bound::Upper,
+            _ => Bound::Empty,
+        },
+        age: (data >> 56) as u8,
+    }
 }
 
 impl TranspositionTable {
     /// A table of about `megabytes` MB (rounded down to a power of two buckets; at least 1 MB).
     pub fn new(megabytes: usize) -> TranspositionTable {
         let bytes = megabytes.clamp(1, 4096) * 1024 * 1024;
-        let wanted = bytes / std::mem::size_of::<[Entry; BUCKET_SIZE]>();
+        let wanted = bytes / std::mem::size_of::<[Slot; BUCKET_SIZE]>();
         let count = if wanted.is_power_of_two() {
             wanted
         } else {
             wanted.next_power_of_two() / 2
         };
         TranspositionTable {
-            buckets: vec![[Entry::default(); BUCKET_SIZE]; count],
+            buckets: (0..count).map(|_| Default::default()).collect(),
             mask: count - 1,
             age: 0,
         }
@@ -68,7 +144,9 @@ impl TranspositionTable {
 
     /// Forgets everything (a new game).
     pub fn clear(&mut self) {
-        self.buckets.fill([Entry::default(); BUCKET_SIZE]);
+        for slot in self.buckets.iter().flatten() {
+            slot.clear();
+        }
     }
 
     /// Marks the start of a new search, so entries of older searches are replaced first.
@@ -81,8 +159,8 @@ impl TranspositionTable {
     pub fn probe(&self, key: u64) -> Option<Entry> {
         self.buckets[key as usize & self.mask]
             .iter()
-            .find(|entry| entry.bound != Bound::Empty && entry.key == key)
-            .copied()
+            .filter_map(Slot::read)
+            .find(|entry| entry.key == key)
     }
 
     /// Stores a search result; `ply` converts mate scores to "from this position".
@@ -91,15 +169,16 @@ impl TranspositionTable {
     /// two plies, of this search, and the new result is not exact; its move is kept when
     /// the new result has none.
     #[inline]
-    pub fn store(&mut self, key: u64, best: Move, score: i32, depth: i32, bound: Bound, ply: i32) {
+    pub fn store(&self, key: u64, best: Move, score: i32, depth: i32, bound: Bound, ply: i32) {
         let age = self.age;
-        let bucket = &mut self.buckets[key as usize & self.mask];
-        let same = bucket
+        let bucket = &self.buckets[key as usize & self.mask];
+        let entries: [Option<Entry>; BUCKET_SIZE] = std::array::from_fn(|i| bucket[i].read());
+        let same = entries
             .iter()
-            .position(|entry| entry.bound != Bound::Empty && entry.key == key);
+            .position(|entry| entry.is_some_and(|entry| entry.key == key));
         let index = match same {
             Some(index) => {
-                let slot = &bucket[index];
+                let slot = entries[index].expect("found above");
                 let replace =
                     slot.age != age || bound == Bound::Exact || depth + 2 >= slot.depth as i32;
                 if !replace {
@@ -109,36 +188,34 @@ impl TranspositionTable {
             }
             None => {
                 // The least valuable entry: empty, else older searches', else shallowest.
-                let worth = |entry: &Entry| -> i32 {
-                    if entry.bound == Bound::Empty {
+                let worth = |entry: &Option<Entry>| -> i32 {
+                    let Some(entry) = entry else {
                         return i32::MIN;
-                    }
+                    };
                     let stale = if entry.age != age { 256 } else { 0 };
                     entry.depth as i32 - stale
                 };
                 let mut victim = 0;
                 for index in 1..BUCKET_SIZE {
-                    if worth(&bucket[index]) < worth(&bucket[victim]) {
+                    if worth(&entries[index]) < worth(&entries[victim]) {
                         victim = index;
                     }
                 }
                 victim
             }
         };
-        let slot = &mut bucket[index];
-        let best = if best == Move::default() && same.is_some() {
-            slot.best
-        } else {
-            best
+        let best = match (same, best == Move::default()) {
+            (Some(index), true) => entries[index].expect("found above").best,
+            _ => best,
         };
-        *slot = Entry {
+        bucket[index].write(&Entry {
             key,
             best,
             score: score_to_table(score, ply) as i16,
             depth: depth.clamp(-1, 127) as i8,
             bound,
             age,
-        };
+        });
     }
 }
 
@@ -179,7 +256,7 @@ mod tests {
 
     #[test]
     fn a_bucket_holds_several_positions_with_the_same_index() {
-        let mut table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1);
         let keys = same_bucket_keys(&table, BUCKET_SIZE);
         for (depth, &key) in keys.iter().enumerate() {
             table.store(key, Move::new(1, 2), 10, depth as i32 + 1, Bound::Exact, 0);
@@ -192,7 +269,7 @@ mod tests {
 
     #[test]
     fn a_full_bucket_replaces_its_shallowest_entry_of_this_search() {
-        let mut table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1);
         let keys = same_bucket_keys(&table, BUCKET_SIZE + 1);
         let depths = [9, 2, 7, 5];
         for (&key, &depth) in keys.iter().zip(&depths) {
@@ -224,7 +301,7 @@ mod tests {
 
     #[test]
     fn a_shallow_bound_does_not_overwrite_a_much_deeper_result_of_this_search() {
-        let mut table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1);
         table.store(77, Move::new(1, 2), 50, 10, Bound::Lower, 0);
         table.store(77, Move::default(), -20, 3, Bound::Upper, 0);
         let entry = table.probe(77).unwrap();
@@ -243,7 +320,7 @@ mod tests {
 
     #[test]
     fn mate_scores_are_stored_from_the_position_and_read_back_from_the_root() {
-        let mut table = TranspositionTable::new(1);
+        let table = TranspositionTable::new(1);
         let mate_in_three_plies_from_ply_four = MATE_BOUND + 500;
         table.store(
             9,
@@ -262,5 +339,65 @@ mod tests {
             score_from_table(stored, 2),
             mate_in_three_plies_from_ply_four + 2
         );
+    }
+
+    #[test]
+    fn every_field_comes_back_as_stored_and_a_torn_entry_reads_as_absent() {
+        let table = TranspositionTable::new(1);
+        let key = 0xdead_beef_0123_4567;
+        let best = Move {
+            from: 200,
+            to: 89,
+            flags: Move::PROMOTE | Move::DROP,
+        };
+        table.store(key, best, -29_999, -1, Bound::Upper, 0);
+        let entry = table.probe(key).unwrap();
+        assert_eq!(
+            (entry.best, entry.score, entry.depth, entry.bound, entry.age),
+            (best, -29_999, -1, Bound::Upper, 0)
+        );
+        // Another thread's write lands between the two words: the key no longer checks out.
+        let slot = table.buckets[key as usize & table.mask]
+            .iter()
+            .find(|slot| slot.read().is_some())
+            .unwrap();
+        slot.data.fetch_xor(1 << 30, Ordering::Relaxed);
+        assert!(table.probe(key).is_none());
+    }
+
+    #[test]
+    fn threads_writing_one_bucket_at_once_never_read_a_mixed_entry() {
+        let table = TranspositionTable::new(1);
+        // Keys as the rules make them (random bits), all in one bucket. (Keys that differ
+        // only where the packed data differs could pass a torn read off as another key;
+        // zobrist keys make that a 2^-64 chance.)
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let keys: Vec<u64> = (0..2 * BUCKET_SIZE)
+            .map(|_| {
+                state = state
+                    .wrapping_mul(6_364_136_223_846_793_005)
+                    .wrapping_add(1);
+                (state & !(table.mask as u64)) | 5
+            })
+            .collect();
+        // Each key's entry says which key it is, in its move and its score.
+        let entry_for = |index: usize| (Move::new(index as u8 + 1, index as u8), index as i32);
+        std::thread::scope(|scope| {
+            for thread in 0..4 {
+                let (table, keys) = (&table, &keys);
+                scope.spawn(move || {
+                    for round in 0..20_000 {
+                        let index = (round * 7 + thread * 3) % keys.len();
+                        let (best, score) = entry_for(index);
+                        table.store(keys[index], best, score, round as i32 % 20, Bound::Exact, 0);
+                        let probed = (round * 5 + thread) % keys.len();
+                        if let Some(entry) = table.probe(keys[probed]) {
+                            let (best, score) = entry_for(probed);
+                            assert_eq!((entry.best, entry.score as i32), (best, score));
+                        }
+                    }
+                });
+            }
+        });
     }
 }

@@ -963,6 +963,29 @@ impl Searcher {
             .set_hash_megabytes(megabytes);
     }
 
+    /// Sets how many threads a search uses from an option value (1 to
+    /// [`Engine::MAX_THREADS`]); anything else gets an `info string error`.
+    pub fn set_threads_option(
+        &mut self,
+        value: Option<&str>,
+        out: &mut dyn Write,
+    ) -> std::io::Result<()> {
+        match value.and_then(|v| v.trim().parse::<usize>().ok()) {
+            Some(threads) if (1..=Engine::MAX_THREADS).contains(&threads) => {
+                self.engine
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .set_threads(threads);
+                Ok(())
+            }
+            _ => writeln!(
+                out,
+                "info string error: Threads needs a count from 1 to {}",
+                Engine::MAX_THREADS
+            ),
+        }
+    }
+
     /// Sets the table size from an option value in MB (1 to [`MAX_HASH_MEGABYTES`]); anything else gets an
     /// `info string error` naming the option as the dialect calls it.
     pub fn set_hash_option(

@@ -112,6 +112,11 @@ impl UciSession {
                     Engine::DEFAULT_HASH_MEGABYTES,
                     super::MAX_HASH_MEGABYTES
                 )?;
+                writeln!(
+                    out,
+                    "option name Threads type spin default 1 min 1 max {}",
+                    Engine::MAX_THREADS
+                )?;
                 writeln!(out, "option name Ponder type check default false")?;
                 writeln!(
                     out,
@@ -179,7 +184,9 @@ impl UciSession {
             }
         } else if name.eq_ignore_ascii_case("Hash") {
             self.searcher.set_hash_option("Hash", value, out)?;
-        } else if !["Threads", "UCI_Chess960", "UCI_AnalyseMode"]
+        } else if name.eq_ignore_ascii_case("Threads") {
+            self.searcher.set_threads_option(value, out)?;
+        } else if !["UCI_Chess960", "UCI_AnalyseMode"]
             .iter()
             .any(|known| known.eq_ignore_ascii_case(name))
         {

@@ -85,6 +85,11 @@ impl UsiSession {
                     Engine::DEFAULT_HASH_MEGABYTES,
                     super::MAX_HASH_MEGABYTES
                 )?;
+                writeln!(
+                    out,
+                    "option name Threads type spin default 1 min 1 max {}",
+                    Engine::MAX_THREADS
+                )?;
                 writeln!(out, "option name USI_Ponder type check default false")?;
                 writeln!(
                     out,
@@ -128,6 +133,7 @@ impl UsiSession {
         }
         match name {
             "USI_Hash" | "Hash" => self.searcher.set_hash_option("USI_Hash", value, out)?,
+            "Threads" => self.searcher.set_threads_option(value, out)?,
             "USI_OwnBook" => {}
             other => writeln!(out, "info string error: unknown option '{other}'")?,
         }
