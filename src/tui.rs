@@ -327,7 +327,7 @@ pub fn run_effects(app: &mut App, sender: &Sender<Action>, pool: &EnginePool) {
             } => match engine {
                 None => {
                     let threads = app.config.cpu_threads;
-                    workers::spawn_builtin(id, *game, limits, threads, stop, sender.clone())
+                    workers::spawn_builtin(pool, id, *game, limits, threads, stop, sender.clone())
                 }
                 Some(index) => {
                     let search = ExternalSearch {

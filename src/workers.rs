@@ -40,6 +40,10 @@ pub struct EnginePool {
     /// The built-in engine of live analysis, made on first use; its transposition table
     /// is kept while the player browses, so a position seen before is answered deeper.
     live_engine: Arc<Mutex<Option<Engine>>>,
+    /// The built-in CPU player and the game generation it has played in: its table and
+    /// move-ordering memory carry from one of its moves to the next, as a protocol
+    /// engine's do, and are forgotten when a new game starts.
+    cpu_engine: Arc<Mutex<Option<(u64, Engine)>>>,
 }
 
 impl EnginePool {
@@ -101,9 +105,11 @@ impl Drop for EnginePool {
 /// Waits this long at least before a move is sent, so a very fast reply is seen as a move.
 const SHOWN_AFTER: Duration = Duration::from_millis(250);
 
-/// Searches `game` on a new thread with the built-in engine and answers on `sender`;
-/// `threads` search together when the level has no node budget (level 10).
+/// Searches `game` on a new thread with the pool's built-in CPU engine (kept from move to
+/// move within a game) and answers on `sender`; `threads` search together when the level
+/// has no node budget (level 10).
 pub fn spawn_builtin(
+    pool: &EnginePool,
     id: u64,
     game: Game,
     limits: Limits,
@@ -111,15 +117,27 @@ pub fn spawn_builtin(
     stop: Arc<AtomicBool>,
     sender: Sender<Action>,
 ) {
+    let kept = Arc::clone(&pool.cpu_engine);
+    let generation = Arc::clone(&pool.generation);
     thread::spawn(move || {
         let started = Instant::now();
         let mut report = |info: &SearchInfo| {
             let report = Box::new(SearchReport::from_info(info));
             let _ = sender.send(Action::SearchProgress { search: id, report });
         };
-        let mut engine = Engine::default();
+        // A search stopped a moment ago (an undo) lets go of the engine within moments.
+        let mut held = kept.lock().unwrap_or_else(|e| e.into_inner());
+        let now = generation.load(Ordering::SeqCst);
+        if held
+            .as_ref()
+            .is_some_and(|(played_in, _)| *played_in != now)
+        {
+            *held = None; // the engine of an earlier game
+        }
+        let (_, engine) = held.get_or_insert_with(|| (now, Engine::default()));
         engine.set_threads(threads);
         let mv = engine.search(&game, limits, &stop, &mut report);
+        drop(held);
         if let Some(rest) = SHOWN_AFTER.checked_sub(started.elapsed()) {
             thread::sleep(rest);
         }
@@ -508,5 +526,42 @@ mod tests {
         spawn_external(&pool, search(8, true), sender);
         assert!(receiver.recv_timeout(Duration::from_millis(500)).is_err());
         pool.shut_down(Duration::from_secs(1));
+    }
+
+    #[test]
+    fn the_cpu_engine_keeps_its_table_between_its_moves_and_forgets_it_in_a_new_game() {
+        let pool = EnginePool::new();
+        let (sender, receiver) = channel();
+        let game = Game::from_variant(Variant::Janggi(crate::rules::janggi::JanggiRules::KJA));
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        // The nodes of the last depth reported before the move comes.
+        let search = |id: u64| -> u64 {
+            let stop = Arc::new(AtomicBool::new(false));
+            spawn_builtin(&pool, id, game.clone(), limits, 1, stop, sender.clone());
+            let mut nodes = 0;
+            loop {
+                match receiver.recv_timeout(Duration::from_secs(60)).unwrap() {
+                    Action::SearchProgress { search, report } if search == id => {
+                        nodes = report.nodes
+                    }
+                    Action::ComputerMove { search, mv } if search == id => {
+                        assert!(mv.is_some());
+                        return nodes;
+                    }
+                    other => panic!("{other:?}"),
+                }
+            }
+        };
+        let first = search(1);
+        let again = search(2);
+        assert!(
+            again < first,
+            "the table answers the same position sooner: {again} vs {first}"
+        );
+        pool.reset();
+        assert_eq!(search(3), first, "a new game starts from nothing");
     }
 }

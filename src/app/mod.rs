@@ -207,7 +207,8 @@ pub enum Effect {
         /// The external engine to ask (index into [`Settings::engines`]); `None` for the built-in one.
         engine: Option<usize>,
     },
-    /// A new game: external engines of the last game are ended (they start again when needed).
+    /// A new game: external engines of the last game are ended (they start again when
+    /// needed) and the built-in CPU forgets what it learned.
     ResetEngines,
     /// Write this text to the autosave file (atomically); see [`crate::record::autosave`].
     Autosave(String),
@@ -872,9 +873,7 @@ impl App {
         self.stop_search();
         self.stop_analysis_quietly();
         self.turn_live_analysis_off();
-        if !self.settings.engines.is_empty() {
-            self.effects.push(Effect::ResetEngines);
-        }
+        self.effects.push(Effect::ResetEngines);
         // The offer is gone once a game starts: this game's autosave replaces it.
         self.resume = None;
         self.cpus_held = false;

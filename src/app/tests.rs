@@ -417,7 +417,8 @@ fn the_computer_answers_through_an_effect() {
         ..StartOptions::for_game(GameKind::Xiangqi)
     };
     let mut app = App::with_game(Settings::default(), options);
-    assert!(app.take_effects().is_empty());
+    // A new game: the engines (the built-in CPU's memory among them) start afresh.
+    assert!(matches!(app.take_effects()[..], [Effect::ResetEngines]));
     play_keys(&mut app, "h3e3");
     assert!(app.thinking());
     let effects = app.take_effects();
