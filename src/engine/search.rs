@@ -190,13 +190,9 @@ pub fn run<P: EngineRules>(
         thread_index: 0,
         team_nodes: &team_nodes,
     };
-    if helpers.is_empty() {
-        return run_thread(
-            root, history, root_moves, plan, table, memory, crew, stop, report,
-        );
-    }
     // Lazy SMP: helper threads search the same root into the shared table, unheard and
     // without a clock, until the main thread (which alone keeps time and reports) is done.
+    // With no helpers the scope spawns nothing and the main thread searches alone.
     let helpers_stop = AtomicBool::new(false);
     std::thread::scope(|scope| {
         for (index, helper_memory) in helpers.iter_mut().enumerate() {
