@@ -728,3 +728,34 @@ fn a_repetition_in_the_search_is_scored_as_the_rules_judge_it() {
         last.score
     );
 }
+
+/// Janggi's threat terms (elephant mobility, hanging pieces, pieces attacked by a lesser
+/// piece) are the ones `tools/tune_eval.py` fits their weights to: the counts of 302
+/// positions from Fairy-Stockfish's games, written by `tune_eval.py threat-vectors`.
+#[test]
+fn janggi_threat_counts_match_the_ones_the_weights_were_fitted_to() {
+    use qipan::rules::any::AnyPosition;
+    let vectors = include_str!("data/janggi_threat_counts.tsv");
+    let variant = Variant::from_name("janggi").unwrap();
+    let mut checked = 0;
+    let mut nonzero = 0;
+    for line in vectors.lines().filter(|line| !line.starts_with('#')) {
+        let fields: Vec<&str> = line.split('\t').collect();
+        let AnyPosition::Janggi(position) = variant.position_from_fen(fields[0]).unwrap() else {
+            panic!("not a janggi position: {line}");
+        };
+        let expected: Vec<[i32; 2]> = fields[1..]
+            .iter()
+            .map(|pair| {
+                let numbers: Vec<i32> = pair.split(' ').map(|n| n.parse().unwrap()).collect();
+                [numbers[0], numbers[1]]
+            })
+            .collect();
+        let counts = qipan::engine::eval::janggi_threat_counts(&position);
+        assert_eq!(counts.to_vec(), expected, "{}", fields[0]);
+        nonzero += usize::from(counts[1] != [0, 0] || counts[2] != [0, 0]);
+        checked += 1;
+    }
+    assert_eq!(checked, 302);
+    assert!(nonzero > 100, "only {nonzero} positions with a threat");
+}

@@ -46,6 +46,14 @@ The xiangqi and janggi model is the one `src/engine/eval.rs` computes, term for 
   advisors next to the general, at most 2) times the opponent's attackers (chariot 2,
   horse and cannon 1);
 - janggi only: each cannon's fade as the board empties (max(0, 32 - pieces));
+- janggi only, read off every piece's attacks (`janggi_attacks`, as
+  `JanggiPosition::attacks_from`): each elephant's reach (attacked squares without an own
+  piece), and the pieces attacked, weighed by a threat value (soldier 2, advisor and
+  elephant 3, horse 5, cannon 7, chariot 13): hanging (attacked, not defended) and
+  defended but attacked by a piece of lower value, each counted apart for the side to
+  move and the side waiting (the side to move can save its own piece or take the other's).
+  `threat-vectors` writes these counts for test positions (tests/engine.rs checks that the
+  evaluation counts the same);
 - the side to move's tempo.
 
 The fitted centipawns are rescaled so the opening chariot keeps qipan's chariot value
@@ -243,7 +251,12 @@ ENDGAME_DELTAS = ENDGAME_MATERIAL + 7
 TERMS = ENDGAME_DELTAS + 7 * SQUARES
 TERM_NAMES = ["chariot mobility", "horse mobility", "king safety", "cannon fade",
               "cannon reach", "cannon facing king", "cannon facing king over one",
-              "cannon facing king over two", "tempo"]
+              "cannon facing king over two", "tempo", "elephant mobility", "hanging mover",
+              "hanging waiter", "attacked by lesser mover", "attacked by lesser waiter"]
+# Janggi only: the terms of pieces attacked, weighed by these values (soldier 2 ... chariot 13).
+THREAT_VALUE = {"p": 2, "a": 3, "b": 3, "n": 5, "c": 7, "r": 13, "k": 100}
+JANGGI_ONLY = {"cannon fade", "elephant mobility", "hanging mover", "hanging waiter",
+               "attacked by lesser mover", "attacked by lesser waiter"}
 FEATURES = TERMS + len(TERM_NAMES)
 # The game phase: chariots count 4, horses and cannons 2 (32 at the start); the endgame
 # share of a position is 1 - min(phase, 32) / 32.
@@ -313,7 +326,148 @@ def features(variant, fen):
     if second_to_move:
         vector = [-value for value in vector]
     vector[term["tempo"]] = 1.0
+    if variant == "janggi":
+        janggi_threats(board, 1 if second_to_move else 0, vector, term)
     return vector
+
+
+PALACES = ({(f, r) for f in (3, 4, 5) for r in (0, 1, 2)},
+           {(f, r) for f in (3, 4, 5) for r in (7, 8, 9)})
+
+
+def palace_diagonal_neighbours(square):
+    """One step along a palace diagonal: the centre from a corner, the corners from the centre."""
+    for centre_rank in (1, 8):
+        centre = (4, centre_rank)
+        corners = [(3, centre_rank - 1), (5, centre_rank - 1), (3, centre_rank + 1),
+                   (5, centre_rank + 1)]
+        if square == centre:
+            return corners
+        if square in corners:
+            return [centre]
+    return []
+
+
+def palace_diagonal_rays(square):
+    """The palace-diagonal rays from a square: to each corner from the centre, through the
+    centre to the opposite corner from a corner."""
+    neighbours = palace_diagonal_neighbours(square)
+    if len(neighbours) == 4:
+        return [[corner] for corner in neighbours]
+    if neighbours:
+        (centre_file, centre_rank), (file, rank) = neighbours[0], square
+        return [[neighbours[0], (2 * centre_file - file, 2 * centre_rank - rank)]]
+    return []
+
+
+def on_board(file, rank):
+    return 0 <= file < 9 and 0 <= rank < 10
+
+
+def janggi_attacks(board, square):
+    """The squares the janggi piece on `square` attacks, own pieces included (as
+    `JanggiPosition::attacks_from` in src/rules/janggi.rs)."""
+    letter = board[square]
+    code = letter.lower()
+    file, rank = square
+    attacks = []
+    orthogonal_rays = []
+    for df, dr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+        ray, f, r = [], file + df, rank + dr
+        while on_board(f, r):
+            ray.append((f, r))
+            f, r = f + df, r + dr
+        orthogonal_rays.append(ray)
+    if code == "r":
+        for ray in orthogonal_rays + palace_diagonal_rays(square):
+            for target in ray:
+                attacks.append(target)
+                if target in board:
+                    break
+    elif code == "c":
+        for ray in orthogonal_rays + palace_diagonal_rays(square):
+            screened = False
+            for target in ray:
+                other = board.get(target)
+                if not screened:
+                    if other is not None:
+                        if other.lower() == "c":
+                            break
+                        screened = True
+                else:
+                    if other is None or other.lower() != "c":
+                        attacks.append(target)
+                    if other is not None:
+                        break
+    elif code == "n":
+        for lf, lr, steps in ((1, 0, ((2, 1), (2, -1))), (-1, 0, ((-2, 1), (-2, -1))),
+                              (0, 1, ((1, 2), (-1, 2))), (0, -1, ((1, -2), (-1, -2)))):
+            if (file + lf, rank + lr) in board or not on_board(file + lf, rank + lr):
+                continue
+            attacks += [(file + df, rank + dr) for df, dr in steps if on_board(file + df, rank + dr)]
+    elif code == "b":
+        for lf, lr in ((1, 0), (-1, 0), (0, 1), (0, -1)):
+            if (file + lf, rank + lr) in board or not on_board(file + lf, rank + lr):
+                continue
+            for turn in (-1, 1):
+                if lf == 0:
+                    block, target = (file + turn, rank + 2 * lr), (file + 2 * turn, rank + 3 * lr)
+                else:
+                    block, target = (file + 2 * lf, rank + turn), (file + 3 * lf, rank + 2 * turn)
+                if on_board(*block) and block not in board and on_board(*target):
+                    attacks.append(target)
+    elif code == "p":
+        forward = 1 if letter.isupper() else -1
+        attacks += [s for s in ((file, rank + forward), (file + 1, rank), (file - 1, rank))
+                    if on_board(*s)]
+        if square in PALACES[1 if letter.isupper() else 0]:
+            attacks += [s for s in palace_diagonal_neighbours(square)
+                        if (s[1] - rank) * forward > 0]
+    else:  # general or advisor: along its palace's lines
+        for palace in PALACES:
+            if square in palace:
+                attacks += [s for s in ((file + 1, rank), (file - 1, rank), (file, rank + 1),
+                                        (file, rank - 1)) if s in palace]
+                attacks += palace_diagonal_neighbours(square)
+    return attacks
+
+
+def janggi_threat_counts(board):
+    """Per side (0 the first player): elephant mobility (its attacks not on own pieces), the
+    threat values of its pieces attacked and not defended (hanging), and of the defended
+    ones attacked by a piece of lower threat value."""
+    attacked_by = ({}, {})  # square -> the lowest threat value of a piece attacking it
+    elephant = [0, 0]
+    for square, letter in board.items():
+        side = 0 if letter.isupper() else 1
+        value = THREAT_VALUE[letter.lower()]
+        for target in janggi_attacks(board, square):
+            attacked_by[side][target] = min(value, attacked_by[side].get(target, value))
+            if letter.lower() == "b":
+                other = board.get(target)
+                elephant[side] += other is None or other.isupper() != letter.isupper()
+    hanging = [0, 0]
+    lesser = [0, 0]
+    for square, letter in board.items():
+        side = 0 if letter.isupper() else 1
+        value = THREAT_VALUE[letter.lower()]
+        if letter.lower() == "k" or square not in attacked_by[1 - side]:
+            continue
+        if square not in attacked_by[side]:
+            hanging[side] += value
+        elif attacked_by[1 - side][square] < value:
+            lesser[side] += value
+    return elephant, hanging, lesser
+
+
+def janggi_threats(board, mover, vector, term):
+    elephant, hanging, lesser = janggi_threat_counts(board)
+    waiter = 1 - mover
+    vector[term["elephant mobility"]] = elephant[mover] - elephant[waiter]
+    vector[term["hanging mover"]] = -hanging[mover]
+    vector[term["hanging waiter"]] = hanging[waiter]
+    vector[term["attacked by lesser mover"]] = -lesser[mover]
+    vector[term["attacked by lesser waiter"]] = lesser[waiter]
 
 
 def open_positions(path):
@@ -343,13 +497,14 @@ def fit_one(variant, path, ridge, limit):
     import numpy as np
 
     rows, targets = [], []
-    with open_positions(path) as source:
-        for line in source:
-            fen, score = line.rstrip("\n").split("\t")
-            rows.append(features(variant, fen))
-            targets.append(float(score))
-            if limit and len(rows) >= limit:
-                break
+    for one_path in path.split(","):
+        with open_positions(one_path) as source:
+            for line in source:
+                fen, score = line.rstrip("\n").split("\t")
+                rows.append(features(variant, fen))
+                targets.append(float(score))
+                if limit and len(rows) >= limit:
+                    break
     x = np.array(rows)
     y = np.array(targets)
     # The error on positions the fit has not seen: every fifth position held out.
@@ -405,6 +560,11 @@ TERM_DOCS = {
     "cannon facing king over one": "per cannon facing the enemy king over one piece",
     "cannon facing king over two": "per cannon facing the enemy king over two pieces",
     "tempo": "for the side to move",
+    "elephant mobility": "per square an elephant attacks that holds no own piece",
+    "hanging mover": "per threat value of the mover's pieces attacked and not defended",
+    "hanging waiter": "per threat value of the waiting side's pieces attacked and not defended",
+    "attacked by lesser mover": "per threat value of the mover's defended pieces attacked by a lesser piece",
+    "attacked by lesser waiter": "per threat value of the waiting side's defended pieces attacked by a lesser piece",
 }
 
 
@@ -418,7 +578,7 @@ def rust_tables(variant, weights):
                           "proportion to the phase.",
                           variant, weights, ENDGAME_MATERIAL, ENDGAME_DELTAS)
     for offset, name in enumerate(TERM_NAMES):
-        if variant == "xiangqi" and name == "cannon fade":
+        if variant == "xiangqi" and name in JANGGI_ONLY:
             continue
         constant = name.upper().replace(" ", "_")
         lines.append(f"/// {variant.capitalize()}: centipawns {TERM_DOCS[name]}.")
@@ -606,6 +766,21 @@ def fit(args):
     print(f"wrote {args.output}")
 
 
+def threat_vectors(args):
+    """Test vectors for `janggi_threat_counts` (src/engine/eval.rs): every `--every`-th
+    position of a janggi positions file with the counts this script fits to."""
+    with open_positions(args.positions) as source, open(args.output, "w", encoding="utf-8") as out:
+        out.write("# fen\telephant mobility (first, second)\thanging\tattacked by lesser; "
+                  "written by tools/tune_eval.py threat-vectors\n")
+        for index, line in enumerate(source):
+            if index % args.every:
+                continue
+            fen = line.split("\t")[0]
+            elephant, hanging, lesser = janggi_threat_counts(board_of(fen))
+            out.write(f"{fen}\t{elephant[0]} {elephant[1]}\t{hanging[0]} {hanging[1]}\t"
+                      f"{lesser[0]} {lesser[1]}\n")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", required=True)
@@ -635,9 +810,15 @@ def main():
                             help="ridge of the shogi piece-square terms (toward 0)")
     fit_parser.add_argument("--limit", type=int, default=0)
     fit_parser.add_argument("--output", required=True)
+    vectors = commands.add_parser("threat-vectors")
+    vectors.add_argument("--positions", default="tools/data/tune-janggi.tsv.gz")
+    vectors.add_argument("--every", type=int, default=97)
+    vectors.add_argument("--output", default="tests/data/janggi_threat_counts.tsv")
     args = parser.parse_args()
     if args.command == "generate":
         generate(args)
+    elif args.command == "threat-vectors":
+        threat_vectors(args)
     else:
         fit(args)
 

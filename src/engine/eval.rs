@@ -7,6 +7,7 @@
 
 use super::tuned;
 use crate::rules::any::AnyPosition;
+use crate::rules::board9x10::{nearest, LINES};
 use crate::rules::janggi::{JanggiPosition, JanggiRepetition};
 use crate::rules::shogi::{self, ShogiPosition};
 use crate::rules::xiangqi::{self, kind, XiangqiPosition};
@@ -169,11 +170,37 @@ struct FittedModel {
     /// A cannon on the enemy king's file or rank, by the pieces between (0, 1 or 2).
     cannon_facing_king: [i32; 3],
     tempo: i32,
+    /// The threat terms (0 in xiangqi): see [`Threats`].
+    threats: Threats,
+    /// Each kind's threat value (by kind code) for the threat terms.
+    threat_values: [i32; 8],
     /// Janggi: its cannon rules (screens and targets that are not cannons) and its king's
     /// defenders (advisors next to the general, at most 2); xiangqi counts advisors and
     /// elephants (at most 4).
     janggi: bool,
 }
+
+/// Janggi's terms read off the attacks of every piece ([`JanggiPosition::attacks_from`]):
+/// each elephant's reach, and the pieces attacked, counted by their threat value
+/// ([`JANGGI_THREAT_VALUES`]) for the side to move and for the side waiting apart, since
+/// the side to move can save its own piece or take the other's.
+struct Threats {
+    /// Per square an elephant attacks that holds no own piece.
+    elephant_mobility: i32,
+    /// Per threat value of the mover's pieces attacked and not defended.
+    hanging_mover: i32,
+    /// The same for the waiting side's pieces.
+    hanging_waiter: i32,
+    /// Per threat value of the mover's defended pieces attacked by a piece of lower value.
+    attacked_by_lesser_mover: i32,
+    /// The same for the waiting side's pieces.
+    attacked_by_lesser_waiter: i32,
+}
+
+/// Janggi's threat value of each kind (by kind code; the general is never counted as
+/// attacked, nor as a lesser attacker): soldier 2, advisor and elephant 3, horse 5,
+/// cannon 7, chariot 13, as `tools/tune_eval.py` weighs them.
+const JANGGI_THREAT_VALUES: [i32; 8] = [0, 0, 3, 3, 5, 13, 7, 2];
 
 /// The phase weight of the pieces that make a middlegame: chariots 4, horses and cannons 2,
 /// so the start position counts [`FULL_PHASE`].
@@ -190,49 +217,6 @@ fn phase_weight(piece_kind: u8) -> i32 {
 /// `1 - min(phase, FULL_PHASE) / FULL_PHASE`.
 const FULL_PHASE: i32 = 32;
 
-/// The squares beyond each square of a 9×10 board in each of the four line directions
-/// (east, north, west, south), nearest first in index order for east and north, one bit
-/// per square: a line piece's reach is read off these and the occupancy.
-static LINES: [[u128; 90]; 4] = line_table();
-
-/// Builds [`LINES`] at compile time.
-const fn line_table() -> [[u128; 90]; 4] {
-    let mut table = [[0u128; 90]; 4];
-    let steps: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
-    let mut direction = 0;
-    while direction < 4 {
-        let mut square = 0;
-        while square < 90 {
-            let (df, dr) = steps[direction];
-            let mut file = (square % 9) as i32 + df;
-            let mut rank = (square / 9) as i32 + dr;
-            let mut set = 0u128;
-            while file >= 0 && file < 9 && rank >= 0 && rank < 10 {
-                set |= 1u128 << (rank * 9 + file);
-                file += df;
-                rank += dr;
-            }
-            table[direction][square] = set;
-            square += 1;
-        }
-        direction += 1;
-    }
-    table
-}
-
-/// The nearest occupied square of `blockers` along `direction` (0 east and 1 north run
-/// up the square numbers, 2 west and 3 south down them).
-#[inline]
-fn nearest(blockers: u128, direction: usize) -> Option<u8> {
-    if blockers == 0 {
-        None
-    } else if direction < 2 {
-        Some(blockers.trailing_zeros() as u8)
-    } else {
-        Some(127 - blockers.leading_zeros() as u8)
-    }
-}
-
 /// Squares a chariot on `square` reaches along its four lines (mobility): the empty
 /// squares up to the first piece, and that piece's square.
 #[inline]
@@ -248,45 +232,26 @@ fn rook_mobility(occupied: u128, square: u8) -> i32 {
     count as i32
 }
 
-/// Squares a cannon on `square` reaches along its four lines: xiangqi's slides to empty
-/// squares and its capture over one screen; janggi's jumps over one screen that is not a
-/// cannon, landing on an empty square or taking a piece that is not a cannon. Palace
-/// diagonals are left out (as the fit leaves them out).
+/// Squares a xiangqi cannon on `square` reaches along its four lines: its slides to empty
+/// squares and its capture over one screen. Palace diagonals are left out (as the fit
+/// leaves them out). Janggi's cannon reach is read off its attacks instead
+/// ([`JanggiPosition::attacks_from`]).
 #[inline]
-fn cannon_reach(board: &[u8; 90], occupied: u128, square: u8, side: Side, janggi: bool) -> i32 {
-    let is_cannon = |at: u8| xiangqi::kind_of(board[at as usize]) == kind::CANNON;
+fn xiangqi_cannon_reach(board: &[u8; 90], occupied: u128, square: u8, side: Side) -> i32 {
     let mut count = 0;
     for (direction, lines) in LINES.iter().enumerate() {
         let line = lines[square as usize];
         let Some(screen) = nearest(line & occupied, direction) else {
-            // No screen: xiangqi's cannon slides to the edge; janggi's goes nowhere.
-            if !janggi {
-                count += line.count_ones() as i32;
-            }
+            // No screen: the cannon slides to the edge.
+            count += line.count_ones() as i32;
             continue;
         };
-        if janggi && is_cannon(screen) {
-            continue;
-        }
         let beyond = lines[screen as usize];
-        if !janggi {
-            // The empty squares before the screen.
-            count += (line ^ beyond).count_ones() as i32 - 1;
-        }
-        match nearest(beyond & occupied, direction) {
-            Some(target) => {
-                if janggi {
-                    count += (beyond ^ lines[target as usize]).count_ones() as i32 - 1;
-                }
-                let code = board[target as usize];
-                if xiangqi::owner(code) != side && !(janggi && is_cannon(target)) {
-                    count += 1;
-                }
-            }
-            None => {
-                if janggi {
-                    count += beyond.count_ones() as i32;
-                }
+        // The empty squares before the screen.
+        count += (line ^ beyond).count_ones() as i32 - 1;
+        if let Some(target) = nearest(beyond & occupied, direction) {
+            if xiangqi::owner(board[target as usize]) != side {
+                count += 1;
             }
         }
     }
@@ -343,10 +308,13 @@ fn horse_mobility(board: &[u8; 90], square: u8, side: Side) -> i32 {
 fn fitted_evaluation(
     model: &FittedModel,
     board: &[u8; 90],
-    occupied: u128,
+    own: [u128; 2],
     kings: [u8; 2],
     side_to_move: Side,
+    attacks_from: Option<&dyn Fn(u8) -> u128>,
 ) -> i32 {
+    let occupied = own[0] | own[1];
+    let mut tally = AttackTally::default();
     let mut score = [0i32; 2];
     let mut endgame_shift = [0i32; 2];
     let mut defenders = [0i32; 2];
@@ -370,20 +338,41 @@ fn fitted_evaluation(
         } as usize;
         score[index] += model.square_values[piece_kind as usize][relative] as i32;
         endgame_shift[index] += model.endgame_shifts[piece_kind as usize][relative] as i32;
+        // Janggi reads its mobility off each piece's attacks, which its threat terms need
+        // anyway; the palace diagonals are left out of the mobility (as the fit leaves them).
+        let attacks = attacks_from.map(|attacks_from| {
+            let attacks = attacks_from(square);
+            tally.add(piece_kind, index, attacks, own[index]);
+            attacks
+        });
         match piece_kind {
             kind::CHARIOT => {
-                score[index] += model.chariot_mobility * rook_mobility(occupied, square);
+                let mobility = match attacks {
+                    Some(attacks) => (attacks & CROSS[square as usize]).count_ones() as i32,
+                    None => rook_mobility(occupied, square),
+                };
+                score[index] += model.chariot_mobility * mobility;
                 attackers[index] += 2;
             }
             kind::HORSE => {
-                score[index] += model.horse_mobility * horse_mobility(board, square, side);
+                let mobility = match attacks {
+                    Some(attacks) => (attacks & !own[index]).count_ones() as i32,
+                    None => horse_mobility(board, square, side),
+                };
+                score[index] += model.horse_mobility * mobility;
                 attackers[index] += 1;
             }
             kind::CANNON => {
                 attackers[index] += 1;
                 cannons[index] += 1;
-                score[index] +=
-                    model.cannon_reach * cannon_reach(board, occupied, square, side, model.janggi);
+                let reach = match attacks {
+                    Some(attacks) if model.janggi => {
+                        (attacks & CROSS[square as usize] & !own[index]).count_ones() as i32
+                    }
+                    // Xiangqi's cannon also slides, which its attacks leave out.
+                    _ => xiangqi_cannon_reach(board, occupied, square, side),
+                };
+                score[index] += model.cannon_reach * reach;
                 let king = kings[1 - index];
                 if king < 90 && (king % 9 == square % 9 || king / 9 == square / 9) {
                     if let Some(weight) = model
@@ -413,6 +402,22 @@ fn fitted_evaluation(
         score[side] -= model.king_safety * missing * attackers[1 - side];
         score[side] -= model.cannon_fade * cannons[side] * fade;
     }
+    if attacks_from.is_some() {
+        let threats = &model.threats;
+        let [elephant_mobility, hanging, attacked_by_lesser] =
+            tally.counts(board, own, &model.threat_values);
+        let mover = side_to_move.index();
+        for index in 0..2 {
+            let (hanging_weight, lesser_weight) = if index == mover {
+                (threats.hanging_mover, threats.attacked_by_lesser_mover)
+            } else {
+                (threats.hanging_waiter, threats.attacked_by_lesser_waiter)
+            };
+            score[index] += threats.elephant_mobility * elephant_mobility[index]
+                - hanging_weight * hanging[index]
+                - lesser_weight * attacked_by_lesser[index];
+        }
+    }
     let endgame_share = FULL_PHASE - phase.min(FULL_PHASE);
     let first =
         score[0] - score[1] + (endgame_shift[0] - endgame_shift[1]) * endgame_share / FULL_PHASE;
@@ -422,6 +427,104 @@ fn fitted_evaluation(
         } else {
             -first
         }
+}
+
+/// The attacks of every piece of a 9×10 position, gathered for its threat terms.
+#[derive(Default)]
+struct AttackTally {
+    /// Every square each side attacks.
+    attacked: [u128; 2],
+    /// Every square each side's pieces of each kind attack.
+    by_kind: [[u128; 8]; 2],
+    elephant_mobility: [i32; 2],
+}
+
+impl AttackTally {
+    /// Adds the attacks of one piece of kind `piece_kind` and side `index`.
+    #[inline]
+    fn add(&mut self, piece_kind: u8, index: usize, attacks: u128, own: u128) {
+        self.attacked[index] |= attacks;
+        self.by_kind[index][piece_kind as usize] |= attacks;
+        if piece_kind == kind::ELEPHANT {
+            self.elephant_mobility[index] += (attacks & !own).count_ones() as i32;
+        }
+    }
+
+    /// Per side: elephant mobility, the threat values (`values`, by kind) of its hanging
+    /// pieces (attacked, not defended), and of its defended pieces attacked by a piece of
+    /// lower threat value. Generals are never counted, nor counted as lesser attackers.
+    fn counts(&self, board: &[u8; 90], own: [u128; 2], values: &[i32; 8]) -> [[i32; 2]; 3] {
+        let mut hanging = [0i32; 2];
+        let mut attacked_by_lesser = [0i32; 2];
+        for index in 0..2 {
+            let enemy = 1 - index;
+            let mut targets = own[index] & self.attacked[enemy];
+            while targets != 0 {
+                let square = targets.trailing_zeros() as u8;
+                targets &= targets - 1;
+                let piece_kind = xiangqi::kind_of(board[square as usize]);
+                if piece_kind == kind::KING {
+                    continue;
+                }
+                let value = values[piece_kind as usize];
+                let bit = 1u128 << square;
+                if self.attacked[index] & bit == 0 {
+                    hanging[index] += value;
+                    continue;
+                }
+                let lesser = (kind::ADVISOR..=kind::SOLDIER)
+                    .filter(|&attacker| values[attacker as usize] < value)
+                    .fold(0u128, |set, attacker| {
+                        set | self.by_kind[enemy][attacker as usize]
+                    });
+                if lesser & bit != 0 {
+                    attacked_by_lesser[index] += value;
+                }
+            }
+        }
+        [self.elephant_mobility, hanging, attacked_by_lesser]
+    }
+}
+
+/// The threat counts of a janggi position per side (index 0 the first player): elephant
+/// mobility, the threat values of its hanging pieces, and of its defended pieces attacked
+/// by a lesser piece ([`Threats`]), as the evaluation counts them.
+pub fn janggi_threat_counts(position: &JanggiPosition) -> [[i32; 2]; 3] {
+    let own = [
+        position.occupied_by(Side::First),
+        position.occupied_by(Side::Second),
+    ];
+    let board = position.board();
+    let mut tally = AttackTally::default();
+    let mut remaining = own[0] | own[1];
+    while remaining != 0 {
+        let square = remaining.trailing_zeros() as u8;
+        remaining &= remaining - 1;
+        let code = board[square as usize];
+        let index = xiangqi::owner(code).index();
+        tally.add(
+            xiangqi::kind_of(code),
+            index,
+            position.attacks_from(square),
+            own[index],
+        );
+    }
+    tally.counts(board, own, &JANGGI_THREAT_VALUES)
+}
+
+/// Each square's file and rank (itself left out): where a chariot's or cannon's
+/// orthogonal moves lie, apart from the palace diagonals.
+static CROSS: [u128; 90] = cross_table();
+
+/// Builds [`CROSS`] at compile time.
+const fn cross_table() -> [u128; 90] {
+    let mut table = [0u128; 90];
+    let mut square = 0;
+    while square < 90 {
+        table[square] = LINES[0][square] | LINES[1][square] | LINES[2][square] | LINES[3][square];
+        square += 1;
+    }
+    table
 }
 
 /// Xiangqi's fitted model.
@@ -439,6 +542,14 @@ const XIANGQI_MODEL: FittedModel = FittedModel {
         tuned::XIANGQI_CANNON_FACING_KING_OVER_TWO,
     ],
     tempo: tuned::XIANGQI_TEMPO,
+    threats: Threats {
+        elephant_mobility: 0,
+        hanging_mover: 0,
+        hanging_waiter: 0,
+        attacked_by_lesser_mover: 0,
+        attacked_by_lesser_waiter: 0,
+    },
+    threat_values: [0; 8],
     janggi: false,
 };
 
@@ -457,6 +568,14 @@ const JANGGI_MODEL: FittedModel = FittedModel {
         tuned::JANGGI_CANNON_FACING_KING_OVER_TWO,
     ],
     tempo: tuned::JANGGI_TEMPO,
+    threats: Threats {
+        elephant_mobility: tuned::JANGGI_ELEPHANT_MOBILITY,
+        hanging_mover: tuned::JANGGI_HANGING_MOVER,
+        hanging_waiter: tuned::JANGGI_HANGING_WAITER,
+        attacked_by_lesser_mover: tuned::JANGGI_ATTACKED_BY_LESSER_MOVER,
+        attacked_by_lesser_waiter: tuned::JANGGI_ATTACKED_BY_LESSER_WAITER,
+    },
+    threat_values: JANGGI_THREAT_VALUES,
     janggi: true,
 };
 
@@ -483,13 +602,17 @@ impl EngineRules for XiangqiPosition {
             self.king_square(Side::First),
             self.king_square(Side::Second),
         ];
-        let occupied = self.occupied_by(Side::First) | self.occupied_by(Side::Second);
+        let own = [
+            self.occupied_by(Side::First),
+            self.occupied_by(Side::Second),
+        ];
         fitted_evaluation(
             &XIANGQI_MODEL,
             self.board(),
-            occupied,
+            own,
             kings,
             self.side_to_move(),
+            None,
         )
     }
 
@@ -605,13 +728,18 @@ impl EngineRules for JanggiPosition {
             self.king_square(Side::First),
             self.king_square(Side::Second),
         ];
-        let occupied = self.occupied_by(Side::First) | self.occupied_by(Side::Second);
+        let own = [
+            self.occupied_by(Side::First),
+            self.occupied_by(Side::Second),
+        ];
+        let attacks_from = |square: u8| self.attacks_from(square);
         let fitted = fitted_evaluation(
             &JANGGI_MODEL,
             self.board(),
-            occupied,
+            own,
             kings,
             self.side_to_move(),
+            Some(&attacks_from),
         );
         // Han's 1.5 points (덤) count in every scored ending.
         let han = if self.rules().scoring { 150 } else { 0 };

@@ -7,6 +7,49 @@ use super::geometry::{file_of, parse_square_prefix, square_name};
 use super::xiangqi::{kind_of, owner};
 use super::{FenError, Move, Side};
 
+/// The squares beyond each square of a 9×10 board in each of the four line directions
+/// (east, north, west, south), nearest first in index order for east and north, one bit
+/// per square: a line piece's reach is read off these and the occupancy.
+pub static LINES: [[u128; 90]; 4] = line_table();
+
+/// Builds [`LINES`] at compile time.
+const fn line_table() -> [[u128; 90]; 4] {
+    let mut table = [[0u128; 90]; 4];
+    let steps: [(i32, i32); 4] = [(1, 0), (0, 1), (-1, 0), (0, -1)];
+    let mut direction = 0;
+    while direction < 4 {
+        let mut square = 0;
+        while square < 90 {
+            let (df, dr) = steps[direction];
+            let mut file = (square % 9) as i32 + df;
+            let mut rank = (square / 9) as i32 + dr;
+            let mut set = 0u128;
+            while file >= 0 && file < 9 && rank >= 0 && rank < 10 {
+                set |= 1u128 << (rank * 9 + file);
+                file += df;
+                rank += dr;
+            }
+            table[direction][square] = set;
+            square += 1;
+        }
+        direction += 1;
+    }
+    table
+}
+
+/// The nearest occupied square of `blockers` along `direction` (0 east and 1 north run
+/// up the square numbers, 2 west and 3 south down them).
+#[inline]
+pub fn nearest(blockers: u128, direction: usize) -> Option<u8> {
+    if blockers == 0 {
+        None
+    } else if direction < 2 {
+        Some(blockers.trailing_zeros() as u8)
+    } else {
+        Some(127 - blockers.leading_zeros() as u8)
+    }
+}
+
 /// Splits a 9×10 FEN into placement, side and the two counters (defaults when missing).
 pub fn split_fen(fen: &str) -> Result<(&str, Side, u32, u32), FenError> {
     let fields: Vec<&str> = fen.split_whitespace().collect();

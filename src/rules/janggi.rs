@@ -5,8 +5,8 @@
 //! pass) live in [`super::game`].
 
 use super::board9x10::{
-    board_move_name, check_piece_counts, open_file_between, parse_board_move, split_fen,
-    with_move_made,
+    board_move_name, check_piece_counts, nearest, open_file_between, parse_board_move, split_fen,
+    with_move_made, LINES,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
@@ -798,6 +798,110 @@ impl JanggiPosition {
     /// True when `square` is attacked by `attacker` (for the interface and the CPU).
     pub fn is_attacked(&self, square: u8, attacker: Side) -> bool {
         Self::attacked_on(&self.board, square, attacker)
+    }
+
+    /// The squares the piece on `square` attacks, own pieces included (those it defends),
+    /// as a set of square bits; empty for an empty square. For the CPU's evaluation, which
+    /// weighs hanging and outnumbered pieces; a general or advisor attacks along its
+    /// palace's lines, a promoted gungjanggi piece one step along any line.
+    pub fn attacks_from(&self, square: u8) -> u128 {
+        let tables = &*TABLES;
+        let board_tables = &*TABLES_9X10;
+        let board = &self.board;
+        let code = board[square as usize];
+        let mut attacks = 0u128;
+        if code == 0 {
+            return 0;
+        }
+        if code & PROMOTED != 0 {
+            for &to in &tables.line_steps[square as usize] {
+                attacks |= 1u128 << to;
+            }
+            return attacks;
+        }
+        match kind_of(code) {
+            kind::KING | kind::ADVISOR => {
+                for &to in &tables.palace_steps[square as usize] {
+                    attacks |= 1u128 << to;
+                }
+            }
+            kind::ELEPHANT => {
+                for jump in &tables.elephant_jumps[square as usize] {
+                    if board[jump.block as usize] == 0 && board[jump.block2 as usize] == 0 {
+                        attacks |= 1u128 << jump.target;
+                    }
+                }
+            }
+            kind::HORSE => {
+                for jump in &board_tables.horse_moves[square as usize] {
+                    if board[jump.block as usize] == 0 {
+                        attacks |= 1u128 << jump.target;
+                    }
+                }
+            }
+            kind::CHARIOT => {
+                let occupied = self.occupied[0] | self.occupied[1];
+                for (direction, lines) in LINES.iter().enumerate() {
+                    let line = lines[square as usize];
+                    attacks |= match nearest(line & occupied, direction) {
+                        Some(blocker) => line & !LINES[direction][blocker as usize],
+                        None => line,
+                    };
+                }
+                for ray in &tables.diagonal_rays[square as usize] {
+                    for &to in ray.as_slice() {
+                        attacks |= 1u128 << to;
+                        if board[to as usize] != 0 {
+                            break;
+                        }
+                    }
+                }
+            }
+            kind::CANNON => {
+                // Over one screen that is not a cannon, up to and including the next piece
+                // unless that is a cannon.
+                let occupied = self.occupied[0] | self.occupied[1];
+                for (direction, lines) in LINES.iter().enumerate() {
+                    let line = lines[square as usize];
+                    let Some(screen) = nearest(line & occupied, direction) else {
+                        continue;
+                    };
+                    if kind_of(board[screen as usize]) == kind::CANNON {
+                        continue;
+                    }
+                    let beyond = LINES[direction][screen as usize];
+                    attacks |= match nearest(beyond & occupied, direction) {
+                        Some(target) => {
+                            let reach = beyond & !LINES[direction][target as usize];
+                            if kind_of(board[target as usize]) == kind::CANNON {
+                                reach & !(1u128 << target)
+                            } else {
+                                reach
+                            }
+                        }
+                        None => beyond,
+                    };
+                }
+                for ray in &tables.diagonal_rays[square as usize] {
+                    if let [centre, corner] = *ray.as_slice() {
+                        let screen = board[centre as usize];
+                        let target = board[corner as usize];
+                        if screen != 0
+                            && kind_of(screen) != kind::CANNON
+                            && (target == 0 || kind_of(target) != kind::CANNON)
+                        {
+                            attacks |= 1u128 << corner;
+                        }
+                    }
+                }
+            }
+            _ => {
+                for &to in &tables.soldier_steps[owner(code).index()][square as usize] {
+                    attacks |= 1u128 << to;
+                }
+            }
+        }
+        attacks
     }
 
     /// True when the bikjang rule is in force and the generals face: the side to move must answer it.
