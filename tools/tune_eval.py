@@ -17,14 +17,15 @@ Not run by `cargo test`. Needs `pip install pyffish numpy` and the Debian
 The positions the shipped tables were fitted to are committed (tools/data/tune-*.tsv.gz):
 xiangqi 28,585 and janggi 29,258 positions (session 8's `generate --games 300
 --opening-plies 4`, stopped after about 110 games, then session 9's `--games 250
---opening-plies 4 --seed 9`); shogi 13,899 (tune-shogi: `--games 250 --opening-plies 4
+--opening-plies 4 --seed 9`), and janggi 33,913 more (tune-janggi-2, session 19:
+`--games 400 --opening-plies 4 --seed 41`); shogi 13,899 (tune-shogi: `--games 250 --opening-plies 4
 --seed 9`), 16,476 more (tune-shogi-2, session 13: `--seed 32`, stopped after about
 150 games, then the first 8,000 positions of `--seed 31`) and 33,233 more (tune-shogi-3,
 session 13's end: `--seed 33` and `--seed 34`, each stopped after about 280 games; in the
 fit since session 14). The other 7,856 positions of `--seed 31` (tune-shogi-test) are
 games the fit never sees, only to measure it on.
-So `fit --xiangqi tools/data/tune-xiangqi.tsv.gz --janggi tools/data/tune-janggi.tsv.gz
---shogi tools/data/tune-shogi.tsv.gz,tools/data/tune-shogi-2.tsv.gz,tools/data/tune-shogi-3.tsv.gz
+So `fit --xiangqi tools/data/tune-xiangqi.tsv.gz
+--janggi tools/data/tune-janggi.tsv.gz,tools/data/tune-janggi-2.tsv.gz --shogi tools/data/tune-shogi.tsv.gz,tools/data/tune-shogi-2.tsv.gz,tools/data/tune-shogi-3.tsv.gz
 --shogi-square-ridge 30 --shogi-test tools/data/tune-shogi-test.tsv.gz
 --output src/engine/tuned.rs` rewrites src/engine/tuned.rs exactly, without Fairy-Stockfish
 (with `cargo build --release` done).
@@ -796,8 +797,8 @@ def main():
     gen.add_argument("--seed", type=int, default=8)
     gen.add_argument("--output", required=True)
     fit_parser = commands.add_parser("fit")
-    fit_parser.add_argument("--xiangqi", required=True)
-    fit_parser.add_argument("--janggi", required=True)
+    fit_parser.add_argument("--xiangqi", required=True, help="positions files, comma-separated")
+    fit_parser.add_argument("--janggi", required=True, help="positions files, comma-separated")
     fit_parser.add_argument("--shogi", required=True,
                             help="shogi positions, one file or several joined by commas "
                                  "(weights for qipan's shogi terms)")
