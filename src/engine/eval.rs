@@ -369,7 +369,7 @@ fn fitted_evaluation(
                     Some(attacks) if model.janggi => {
                         (attacks & CROSS[square as usize] & !own[index]).count_ones() as i32
                     }
-                    // Xiangqi's cannon also slides, which its attacks leave out.
+                    // Xiangqi, which has no attack sets here: its cannon slides and captures.
                     _ => xiangqi_cannon_reach(board, occupied, square, side),
                 };
                 score[index] += model.cannon_reach * reach;
