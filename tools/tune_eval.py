@@ -62,7 +62,8 @@ The fitted centipawns are rescaled so the opening chariot keeps qipan's chariot 
 
 Shogi keeps qipan's own evaluation (`shogi_terms` in src/engine/eval.rs: material on the
 board and in hand, advances, reach, the king's place and guards, a king-danger penalty,
-threatened pieces) and fits its 36 weights, starting from the hand-made ones, together
+threatened pieces, pieces attacked by a lesser piece, safe checking drops) and fits its
+39 weights, starting from the hand-made ones, together
 with a piece-square table for each of the 14 board kinds (`shogi_square_terms`: 1,134
 terms, starting from 0 under their own ridge; see `fit_shogi`).
 """
@@ -588,7 +589,7 @@ def rust_tables(variant, weights):
 
 
 # Shogi: the evaluation is qipan's own (src/engine/eval.rs `shogi_terms`), a weighted sum of
-# 36 terms that the binary prints (`eval` in `qipan uci`); the fit finds new weights.
+# 39 terms that the binary prints (`eval` in `qipan uci`); the fit finds new weights.
 # The hand-made weights are the prior: the fit first scales them to Fairy-Stockfish's
 # scores as a whole, then lets each weight move from that by ridge regression, and the
 # result is scaled back to qipan's centipawns (the search's margins keep their meaning).
@@ -600,13 +601,14 @@ SHOGI_TERM_NAMES = (
     + ["pawn advance", "silver advance", "knight advance", "bishop reach", "horse reach",
        "rook reach", "dragon reach", "lance reach", "king on the centre file",
        "king at home", "king advance", "king guards", "king danger", "tempo",
-       "threatened (mover)", "threatened (waiter)"])
+       "threatened (mover)", "threatened (waiter)", "attacked by lesser (mover)",
+       "attacked by lesser (waiter)", "safe drop checks"])
 # The hand-made weights (centipawns per unit of each term) the fit starts from.
 SHOGI_PRIOR = ([90, 315, 405, 495, 540, 855, 990, 540, 540, 540, 540, 945, 1395]
                + [105, 350, 450, 560, 620, 950, 1100]
-               + [4, 5, 5, 4, 3, 3, 3, 2, -15, 20, -25, 20, 1, 20, -10, 30])
+               + [4, 5, 5, 4, 3, 3, 3, 2, -15, 20, -25, 20, 1, 20, -10, 30, -10, 30, 0])
 SHOGI_WEIGHT_UNIT = 16  # the Rust weights are in 1/16 centipawn
-# The piece-square terms that follow the 36 above (`eval::shogi_square_terms`): for each
+# The piece-square terms that follow the 39 above (`eval::shogi_square_terms`): for each
 # board kind (the king among them) and square counted from the owner's side, the side to
 # move's pieces there minus the opponent's. Their prior is 0 (material is counted above),
 # and their own ridge pulls the squares a piece seldom stands on toward it.

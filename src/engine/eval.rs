@@ -921,7 +921,7 @@ fn shogi_king_zone(king: u8) -> u128 {
 const SHOGI_WEIGHT_UNIT: i32 = 16;
 
 /// How many terms the shogi evaluation has ([`shogi_terms`]).
-pub const SHOGI_TERMS: usize = 36;
+pub const SHOGI_TERMS: usize = 39;
 
 /// Where each term sits in [`shogi_terms`] after the 13 board kinds and 7 hand kinds.
 mod shogi_term {
@@ -942,16 +942,27 @@ mod shogi_term {
     pub const TEMPO: usize = 33;
     pub const MOVER_THREATENED: usize = 34;
     pub const WAITER_THREATENED: usize = 35;
+    pub const MOVER_ATTACKED_BY_LESSER: usize = 36;
+    pub const WAITER_ATTACKED_BY_LESSER: usize = 37;
+    pub const KING_DROP_CHECKS: usize = 38;
 }
+
+/// A shogi piece kind's value tier (0 pawn, 1 lance and knight, 2 silver, 3 gold and the
+/// promoted minor pieces, 4 bishop and horse, 5 rook and dragon; the king has none): a
+/// piece attacked by a piece of a lower tier is lost or must move.
+const SHOGI_VALUE_TIER: [u8; 15] = [0, 0, 1, 1, 2, 3, 4, 5, 6, 3, 3, 3, 3, 4, 5];
 
 /// The terms of the shogi evaluation, each as the side to move's count minus the
 /// opponent's (the tempo is 1): pieces of each kind on the board and in hand, advances,
 /// the reach of the long pieces, the king's file, rank and guards, and the king-danger
 /// penalty (the opponent's minus one's own); then, for the side to move and for the other
 /// side apart, the value (in pawns) of its pieces under threat: attacked and not defended,
-/// or attacked by a pawn. The evaluation is their sum weighted by
-/// `tuned::SHOGI_WEIGHTS`, plus the piece-square terms ([`shogi_square_terms`]) weighted
-/// by their tables; `tools/tune_eval.py` fits all those weights together.
+/// or attacked by a pawn; then the same for its other pieces attacked by a piece of a
+/// lower value tier ([`SHOGI_VALUE_TIER`]); then the safe checking drops of the side to
+/// move minus the opponent's (squares and kinds in hand). The evaluation is their sum
+/// weighted by `tuned::SHOGI_WEIGHTS`, plus the piece-square terms
+/// ([`shogi_square_terms`]) weighted by their tables; `tools/tune_eval.py` fits all those
+/// weights together.
 pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
     shogi_evaluation_parts(position).0
 }
@@ -1012,8 +1023,8 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
     let mut cover = [0i32; 2];
     // Squares each side's pieces other than the king attack.
     let mut attacked = [0u128; 2];
-    // Squares each side's pawns attack.
-    let mut pawn_attacks = [0u128; 2];
+    // Squares each side's pieces of each value tier attack.
+    let mut tier_attacks = [[0u128; 7]; 2];
     // Each side's weighted piece-square terms (1/16 centipawn).
     let mut square_score = [0i32; 2];
     for square in 0..81u8 {
@@ -1076,9 +1087,7 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
         }
         cover[index] += (attacks & zones[index]).count_ones() as i32;
         attacked[index] |= attacks;
-        if piece_kind == shogi::kind::PAWN {
-            pawn_attacks[index] |= attacks;
-        }
+        tier_attacks[index][SHOGI_VALUE_TIER[piece_kind as usize] as usize] |= attacks;
         if distance(square, kings[index]) <= 1
             && matches!(
                 piece_kind,
@@ -1094,6 +1103,8 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
         }
     }
     let empty = !(occupied[0] | occupied[1]) & ((1u128 << 81) - 1);
+    // Safe checking drops against each side's king (summed over the kinds in hand).
+    let mut drop_checks = [0i32; 2];
     for side in [Side::First, Side::Second] {
         let index = side.index();
         let enemy = 1 - index;
@@ -1115,6 +1126,7 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
                 _ => 2 * count,
             };
             let checks = (position.check_squares(side, hand_kind) & safe).count_ones() as i32;
+            drop_checks[enemy] += checks;
             danger[enemy] += checks.min(4)
                 * match hand_kind {
                     shogi::kind::ROOK | shogi::kind::GOLD => 4,
@@ -1137,6 +1149,9 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
         penalty[index] = (units * units / 2).min(1_600);
     }
     terms[term::KING_DANGER] = penalty[1] - penalty[0];
+    // Safe checking drops count again, linearly: a check the king cannot simply take
+    // is often the first move of a mate.
+    terms[term::KING_DROP_CHECKS] = drop_checks[1] - drop_checks[0];
     if position.side_to_move() == Side::Second {
         for value in terms.iter_mut() {
             *value = -*value;
@@ -1144,16 +1159,27 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
     }
     terms[term::TEMPO] = 1;
     let mover = position.side_to_move().index();
-    for (index, slot) in [
-        (mover, term::MOVER_THREATENED),
-        (1 - mover, term::WAITER_THREATENED),
+    for (index, slot, lesser_slot) in [
+        (
+            mover,
+            term::MOVER_THREATENED,
+            term::MOVER_ATTACKED_BY_LESSER,
+        ),
+        (
+            1 - mover,
+            term::WAITER_THREATENED,
+            term::WAITER_ATTACKED_BY_LESSER,
+        ),
     ] {
         let enemy = 1 - index;
+        let pawn_attacks = tier_attacks[enemy][0];
         // Own pieces but the king (a king zone holds its king: kings defend and attack
         // the squares around them).
         let pieces = occupied[index] & !(1u128 << kings[index].min(127));
         let hanging = pieces & (attacked[enemy] | zones[enemy]) & !(attacked[index] | zones[index]);
-        let mut threatened = hanging | pieces & pawn_attacks[enemy];
+        let mut threatened = hanging | pieces & pawn_attacks;
+        // Defended pieces attacked by a lesser piece other than a pawn (counted above).
+        let outranked = pieces & !threatened;
         let mut value = 0;
         while threatened != 0 {
             let square = threatened.trailing_zeros() as usize;
@@ -1165,6 +1191,22 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
             }
         }
         terms[slot] = value / 90;
+        // Enemy attacks by pieces below each tier.
+        let mut below = [0u128; 7];
+        for tier in 1..7 {
+            below[tier] = below[tier - 1] | tier_attacks[enemy][tier - 1];
+        }
+        let mut value = 0;
+        let mut targets = outranked & below[6];
+        while targets != 0 {
+            let square = targets.trailing_zeros() as usize;
+            targets &= targets - 1;
+            let kind = shogi::kind_of(board[square]) as usize;
+            if below[SHOGI_VALUE_TIER[kind] as usize] & (1u128 << square) != 0 {
+                value += SHOGI_BOARD_VALUES[kind];
+            }
+        }
+        terms[lesser_slot] = value / 90;
     }
     (terms, square_score[mover] - square_score[1 - mover])
 }
@@ -1397,6 +1439,44 @@ mod tests {
         assert_eq!(terms("4k4/9/9/9/4g4/4S4/4G4/9/4K4 b - 1"), (0, 6));
         // A defended pawn facing a pawn is an even trade, not a threat.
         assert_eq!(terms("4k4/9/9/4g4/4p4/4P4/4G4/9/4K4 b - 1"), (0, 0));
+    }
+
+    #[test]
+    fn shogi_threat_terms_count_defended_pieces_attacked_by_a_lesser_piece_apart() {
+        let terms = |fen: &str| {
+            let terms = shogi_terms(&ShogiPosition::from_any(fen).unwrap());
+            [
+                terms[shogi_term::MOVER_THREATENED],
+                terms[shogi_term::WAITER_THREATENED],
+                terms[shogi_term::MOVER_ATTACKED_BY_LESSER],
+                terms[shogi_term::WAITER_ATTACKED_BY_LESSER],
+            ]
+        };
+        // A rook defended by its gold but attacked by a silver (990 / 90 = 11 pawns);
+        // the silver hangs to the rook (495 / 90 = 5 pawns).
+        assert_eq!(terms("4k4/9/9/4s4/4R4/4G4/9/9/4K4 b - 1"), [0, 5, 11, 0]);
+        assert_eq!(terms("4k4/9/9/4s4/4R4/4G4/9/9/4K4 w - 1"), [5, 0, 0, 11]);
+        // Undefended, the rook is counted once, as hanging.
+        assert_eq!(terms("4k4/9/9/4s4/4R4/9/9/9/4K4 b - 1"), [11, 5, 0, 0]);
+        // A gold defended and attacked by a gold: the same tier, no threat.
+        assert_eq!(terms("4k4/9/9/4g4/4G4/4G4/9/9/4K4 b - 1"), [0, 6, 0, 0]);
+    }
+
+    #[test]
+    fn shogi_drop_check_term_counts_the_safe_checking_drops() {
+        let checks = |fen: &str| {
+            shogi_terms(&ShogiPosition::from_any(fen).unwrap())[shogi_term::KING_DROP_CHECKS]
+        };
+        // A silver before the second player's king backs up three checking gold drops
+        // (the gold could not drop safely on the king's sides, which the silver does not
+        // reach); the term is the side to move's count minus the opponent's.
+        assert_eq!(checks("4k4/9/4S4/9/9/9/9/9/4K4 b G 1"), 3);
+        assert_eq!(checks("4k4/9/4S4/9/9/9/9/9/4K4 w G 1"), -3);
+        // Without the silver no drop checks safely: the king would take the piece.
+        assert_eq!(checks("4k4/9/9/9/9/9/9/9/4K4 b G 1"), 0);
+        // Each kind in hand counts its own squares: a bishop adds both diagonals, the
+        // two squares next to the king that the silver covers and six further off.
+        assert_eq!(checks("4k4/9/4S4/9/9/9/9/9/4K4 b GB 1"), 11);
     }
 
     /// The same shogi position seen from the other side: the board turned round, the
