@@ -60,6 +60,21 @@ SHOGI_MIDDLE = "lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b 
 SHOGI_MIDDLE_MOVES_USI = ["2g2f", "8c8d"]
 
 
+
+def restart_index(first, second):
+    """Where in `second` the depth of `info` lines first falls below the deepest seen in
+    `first` and `second` so far (a search started again); len(second) when it never does."""
+    deepest = 0
+    for index, line in enumerate(first + second):
+        match = re.search(r"\bdepth (\d+)", line) if line.startswith("info") else None
+        if match is None:
+            continue
+        depth = int(match.group(1))
+        if depth < deepest and index >= len(first):
+            return index - len(first)
+        deepest = max(deepest, depth)
+    return len(second)
+
 class SessionBroken(Exception):
     """The engine stopped answering (or died): the rest of its session is skipped."""
 
@@ -424,8 +439,11 @@ class Driver:
         self.check(f"{name}: bestmove {waited:.2f} s after '{release}' (allowed {within:.2f} s + margin)",
                    waited <= within + self.margin)
         # A ponderhit may start a new iteration from depth 1: each part is checked alone.
-        self.check_info(f"{name} (before '{release}')", early, position)
-        self.check_info(f"{name} (after '{release}')", before, position)
+        # Lines the engine printed before it read `release` may still be read after it:
+        # they belong to the first part, up to where the depth starts again.
+        restart = restart_index(early, before)
+        self.check_info(f"{name} (before '{release}')", early + before[:restart], position)
+        self.check_info(f"{name} (after '{release}')", before[restart:], position)
         self.check_bestmove(name, line, position)
 
     # ---- the handshake and options -----------------------------------------------
