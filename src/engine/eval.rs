@@ -1421,14 +1421,20 @@ mod tests {
         assert!(nodes > 10_000, "{nodes} nodes checked");
     }
 
+    /// The shogi evaluation terms at `indices` (`shogi_term`) of the position `fen`.
+    fn shogi_terms_at<const N: usize>(fen: &str, indices: [usize; N]) -> [i32; N] {
+        let terms = shogi_terms(&ShogiPosition::from_any(fen).unwrap());
+        indices.map(|index| terms[index])
+    }
+
     #[test]
     fn shogi_threat_terms_count_hanging_pieces_and_pawn_attacks_for_each_side_apart() {
         let terms = |fen: &str| {
-            let terms = shogi_terms(&ShogiPosition::from_any(fen).unwrap());
-            (
-                terms[shogi_term::MOVER_THREATENED],
-                terms[shogi_term::WAITER_THREATENED],
-            )
+            let [mover, waiter] = shogi_terms_at(
+                fen,
+                [shogi_term::MOVER_THREATENED, shogi_term::WAITER_THREATENED],
+            );
+            (mover, waiter)
         };
         // A rook attacked by a pawn (and undefended: 990 / 90 = 11 pawns); the pawn
         // hangs to the rook (1 pawn). Whose move it is decides which term holds which.
@@ -1444,13 +1450,15 @@ mod tests {
     #[test]
     fn shogi_threat_terms_count_defended_pieces_attacked_by_a_lesser_piece_apart() {
         let terms = |fen: &str| {
-            let terms = shogi_terms(&ShogiPosition::from_any(fen).unwrap());
-            [
-                terms[shogi_term::MOVER_THREATENED],
-                terms[shogi_term::WAITER_THREATENED],
-                terms[shogi_term::MOVER_ATTACKED_BY_LESSER],
-                terms[shogi_term::WAITER_ATTACKED_BY_LESSER],
-            ]
+            shogi_terms_at(
+                fen,
+                [
+                    shogi_term::MOVER_THREATENED,
+                    shogi_term::WAITER_THREATENED,
+                    shogi_term::MOVER_ATTACKED_BY_LESSER,
+                    shogi_term::WAITER_ATTACKED_BY_LESSER,
+                ],
+            )
         };
         // A rook defended by its gold but attacked by a silver (990 / 90 = 11 pawns);
         // the silver hangs to the rook (495 / 90 = 5 pawns).
@@ -1464,9 +1472,7 @@ mod tests {
 
     #[test]
     fn shogi_drop_check_term_counts_the_safe_checking_drops() {
-        let checks = |fen: &str| {
-            shogi_terms(&ShogiPosition::from_any(fen).unwrap())[shogi_term::KING_DROP_CHECKS]
-        };
+        let checks = |fen: &str| shogi_terms_at(fen, [shogi_term::KING_DROP_CHECKS])[0];
         // A silver before the second player's king backs up three checking gold drops
         // (the gold could not drop safely on the king's sides, which the silver does not
         // reach); the term is the side to move's count minus the opponent's.
