@@ -446,7 +446,7 @@ pub enum Action {
     No,
     /// A mouse click on a board square.
     ClickSquare(u8),
-    /// A mouse click on a piece in a hand: side and index in [`AnyPosition::hand`].
+    /// A mouse click on a piece in a hand: side and index in [`crate::rules::any::AnyPosition::hand`].
     ClickHand(Side, usize),
     /// A mouse click on a start-screen row.
     ClickStartRow(usize),
@@ -458,14 +458,14 @@ pub enum Action {
     Resize,
     /// The CPU search with this id finished with this move.
     ComputerMove {
-        /// The search id from [`Effect::StartSearch`].
+        /// The search id from [`crate::app::Effect::StartSearch`].
         search: u64,
         /// The move, `None` when there was none.
         mv: Option<Move>,
     },
     /// A search reports progress (a completed depth).
     SearchProgress {
-        /// The search id from [`Effect::StartSearch`].
+        /// The search id from [`crate::app::Effect::StartSearch`].
         search: u64,
         /// Depth, score, speed and principal variation.
         report: Box<SearchReport>,

@@ -103,7 +103,7 @@ impl NotationChoices {
     }
 }
 
-/// Time controls per game, read with [`TimeControl`]'s text form (`none`, `10m`,
+/// Time controls per game, read with [`crate::clock::TimeControl`]'s text form (`none`, `10m`,
 /// `5m+3s`, `10m 3x30s`); the start screen offers them first.
 pub use crate::setup::TimeDefaults;
 

@@ -247,7 +247,7 @@ fn run_external(
 const PROGRESS_EVERY: Duration = Duration::from_millis(100);
 
 /// Reads the record `request` names on a new thread: [`Action::RecordProgress`] now and
-/// then (bytes read, then the games found; at most one per [`PROGRESS_EVERY`], the
+/// then (bytes read, then the games found; at most one per `PROGRESS_EVERY`, the
 /// first at once), then [`Action::RecordRead`]. When `stop` is set the reader stops at
 /// its next check (every 256 KiB, and between reading, splitting and parsing) and
 /// sends nothing more. Returns the thread, for tests that wait for it.

@@ -2,7 +2,7 @@
 //! lines (MultiPV) the analysis panel shows while the player browses the game and tries
 //! moves. The search runs on a worker ([`Effect::StartLiveAnalysis`]), never in `update`.
 //!
-//! It follows the shown position: after every action [`App::follow_live_analysis`]
+//! It follows the shown position: after every action `App::follow_live_analysis`
 //! compares the position the search is about with the one on the board and restarts the
 //! search when they differ (browsing with `[`/`]`, jumping, switching variations, a
 //! move tried at an earlier position, which the tree keeps as a variation).

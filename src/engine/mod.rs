@@ -98,7 +98,7 @@ const SHOGI_ROWS: [(u8, (u64, u32, u32)); 4] = [
 /// Levels 1–9 are set by node counts, blind spots and a little evaluation noise, so a
 /// level plays the same on a fast or a slow machine; `move_time` only caps them. Level 10 has no node cap
 /// and uses the whole move time. The game matters only where a budget buys less depth
-/// in it ([`SHOGI_ROWS`]).
+/// in it (`SHOGI_ROWS`).
 pub fn limits_for_level(game: GameKind, level: u8, move_time: Duration) -> Limits {
     let level = level.clamp(1, MAX_LEVEL);
     // (nodes, noise in centipawns, blindness in per mille) per level: a weak level

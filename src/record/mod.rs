@@ -455,7 +455,7 @@ pub fn write_for_file(record: &GameRecord, path: &std::path::Path) -> Result<Vec
     encode_for_file(&text, path)
 }
 
-/// The bytes of a record's text (as [`write`] made it) for a file at `path`: Shift_JIS
+/// The bytes of a record's text (as [`write()`] made it) for a file at `path`: Shift_JIS
 /// for `.kif` and `.ki2` (a `#KIF … encoding=UTF-8` first line then names Shift_JIS),
 /// UTF-8 otherwise.
 pub fn encode_for_file(text: &str, path: &std::path::Path) -> Result<Vec<u8>, WriteError> {

@@ -25,7 +25,7 @@
 //!
 //! The obfuscation of later versions (worked out from XQStudio's published Pascal reader
 //! and walker8088/cchess's description of it): four key bytes are derived from the header
-//! by the polynomial of [`scramble`]; the piece places are shifted by the first (and, from
+//! by the polynomial of `scramble`; the piece places are shifted by the first (and, from
 //! version 12, rotated by it through the 32 slots); the whole move area is shifted byte by
 //! byte by a 32-byte key made from a copyright sentence masked with the header's bytes;
 //! move starts and ends are further shifted by the second and third key; comment lengths

@@ -27,7 +27,7 @@ pub fn perft<P: Position>(position: &P, depth: u32) -> u64 {
 const UNSTOPPABLE_DEPTH: u32 = 3;
 
 /// Counts like [`perft`], asking `should_stop` between the moves of every node more than
-/// [`UNSTOPPABLE_DEPTH`] plies from the leaves; `None` when it was stopped.
+/// `UNSTOPPABLE_DEPTH` plies from the leaves; `None` when it was stopped.
 pub fn perft_stoppable<P: Position>(
     position: &P,
     depth: u32,
