@@ -488,7 +488,7 @@ impl AttackTally {
 
 /// The threat counts of a janggi position per side (index 0 the first player): elephant
 /// mobility, the threat values of its hanging pieces, and of its defended pieces attacked
-/// by a lesser piece ([`Threats`]), as the evaluation counts them.
+/// by a lesser piece (`Threats`), as the evaluation counts them.
 pub fn janggi_threat_counts(position: &JanggiPosition) -> [[i32; 2]; 3] {
     let own = [
         position.occupied_by(Side::First),
@@ -958,7 +958,7 @@ const SHOGI_VALUE_TIER: [u8; 15] = [0, 0, 1, 1, 2, 3, 4, 5, 6, 3, 3, 3, 3, 4, 5]
 /// penalty (the opponent's minus one's own); then, for the side to move and for the other
 /// side apart, the value (in pawns) of its pieces under threat: attacked and not defended,
 /// or attacked by a pawn; then the same for its other pieces attacked by a piece of a
-/// lower value tier ([`SHOGI_VALUE_TIER`]); then the safe checking drops of the side to
+/// lower value tier (`SHOGI_VALUE_TIER`); then the safe checking drops of the side to
 /// move minus the opponent's (squares and kinds in hand). The evaluation is their sum
 /// weighted by `tuned::SHOGI_WEIGHTS`, plus the piece-square terms
 /// ([`shogi_square_terms`]) weighted by their tables; `tools/tune_eval.py` fits all those
@@ -983,7 +983,7 @@ fn shogi_own_square(square: u8, side: Side) -> usize {
 }
 
 /// The piece-square terms of a shogi position: for each kind (board kind − 1) and square
-/// counted from the owner's side ([`shogi_own_square`]), the side to move's pieces there
+/// counted from the owner's side (`shogi_own_square`), the side to move's pieces there
 /// minus the opponent's, at index `kind × 81 + square`. Weighted by
 /// `tuned::SHOGI_SQUARE_WEIGHTS`; `tools/tune_eval.py` fits those weights to these terms.
 pub fn shogi_square_terms(position: &ShogiPosition) -> Vec<i32> {
