@@ -7,6 +7,9 @@ Not run by `cargo test`. Needs `pip install pyffish numpy` and the Debian
     # 1. positions: Fairy-Stockfish plays itself at --nodes a move from seeded random
     #    openings; every position it searched (not in check, its best move not a
     #    capture, |score| below --max-score) is kept with its score for the side to move
+    #    and (since session 21; the committed files have two columns) a third column, the
+    #    game's result for that side: 1, 0.5, 0, or - when --max-plies came first (a
+    #    repetition is not seen: pyffish is asked each FEN without its history)
     python3 tools/tune_eval.py generate --variant janggi --games 600 --output /tmp/janggi.tsv
     # 2. the fit: linear evaluations fitted by ridge regression to those scores, rescaled
     #    to qipan's material scale, written as the Rust tables of src/engine/tuned.rs
@@ -98,12 +101,18 @@ def generate(args):
             # pyffish is asked about the current FEN alone (replaying the whole game at
             # every ply would cost more than the engine's search).
             fen = pyffish.get_fen(args.variant, start, moves)
+            # The game's kept positions, written when its result is known.
+            positions = []
+            # The game's end for the side to move in `fen` (positive: it wins), if any.
+            ending = None
             for _ in range(args.max_plies):
                 legal = pyffish.legal_moves(args.variant, fen, [])
                 if not legal:
+                    ending = pyffish.game_result(args.variant, fen, [])
                     break
                 move, info = fsf.best_move(moves, f"go nodes {args.nodes}")
                 if move in ("(none)", "0000"):
+                    ending = pyffish.game_result(args.variant, fen, [])
                     break
                 score = last_cp(info)
                 if (
@@ -113,15 +122,28 @@ def generate(args):
                     and not pyffish.gives_check(args.variant, fen, [])
                     and not pyffish.is_capture(args.variant, fen, [], move)
                 ):
-                    out.write(f"{fen}\t{score}\n")
+                    positions.append((fen, score))
                     kept += 1
                 # A little variety: now and then a random legal move instead.
                 if rng.random() < args.random_moves:
                     move = rng.choice(legal)
                 moves.append(move)
                 fen = pyffish.get_fen(args.variant, fen, [move])
-                if pyffish.is_immediate_game_end(args.variant, fen, [])[0]:
+                ended, result = pyffish.is_immediate_game_end(args.variant, fen, [])
+                if ended:
+                    ending = result
                     break
+            # Third column: the game's result for each position's side to move (1 win,
+            # 0.5 draw, 0 loss; "-" when the game reached --max-plies undecided), so a
+            # fit can learn from results as well as from FSF's scores.
+            last_side = fen.split()[1]
+            for kept_fen, score in positions:
+                if ending is None:
+                    result = "-"
+                else:
+                    own = ending if kept_fen.split()[1] == last_side else -ending
+                    result = "1" if own > 0 else "0" if own < 0 else "0.5"
+                out.write(f"{kept_fen}\t{score}\t{result}\n")
             if (game + 1) % 20 == 0:
                 print(f"{game + 1} games, {kept} positions, {time.time() - began:.0f} s", flush=True)
     fsf.quit()
@@ -502,7 +524,7 @@ def fit_one(variant, path, ridge, limit):
     for one_path in path.split(","):
         with open_positions(one_path) as source:
             for line in source:
-                fen, score = line.rstrip("\n").split("\t")
+                fen, score = line.rstrip("\n").split("\t")[:2]
                 rows.append(features(variant, fen))
                 targets.append(float(score))
                 if limit and len(rows) >= limit:
@@ -666,7 +688,7 @@ def shogi_positions(paths, qipan, limit):
             break
         with open_positions(path) as source:
             for line in source:
-                fen, score = line.rstrip("\n").split("\t")
+                fen, score = line.rstrip("\n").split("\t")[:2]
                 fens.append(fen)
                 targets.append(float(score))
                 if limit and len(fens) >= limit:
