@@ -458,14 +458,14 @@ pub enum Action {
     Resize,
     /// The CPU search with this id finished with this move.
     ComputerMove {
-        /// The search id from [`crate::app::Effect::StartSearch`].
+        /// The search id from the app's `Effect::StartSearch`.
         search: u64,
         /// The move, `None` when there was none.
         mv: Option<Move>,
     },
     /// A search reports progress (a completed depth).
     SearchProgress {
-        /// The search id from [`crate::app::Effect::StartSearch`].
+        /// The search id from the app's `Effect::StartSearch`.
         search: u64,
         /// Depth, score, speed and principal variation.
         report: Box<SearchReport>,
