@@ -682,24 +682,54 @@ def shogi_positions(paths, qipan, limit):
     (comma-separated)."""
     import numpy as np
 
-    fens, targets = [], []
+    fens, targets, results = [], [], []
     for path in paths.split(","):
         if limit and len(fens) >= limit:
             break
         with open_positions(path) as source:
             for line in source:
-                fen, score = line.rstrip("\n").split("\t")[:2]
-                fens.append(fen)
-                targets.append(float(score))
+                columns = line.rstrip("\n").split("\t")
+                fens.append(columns[0])
+                targets.append(float(columns[1]))
+                # The game's result for the side to move, NaN where the file has none.
+                outcome = columns[2] if len(columns) > 2 else "-"
+                results.append(float("nan") if outcome == "-" else float(outcome))
                 if limit and len(fens) >= limit:
                     break
-    return np.array(qipan_terms(qipan, fens), dtype=np.float64), np.array(targets)
+    return (np.array(qipan_terms(qipan, fens), dtype=np.float64), np.array(targets),
+            np.array(results))
 
 
-def fit_shogi(paths, qipan, ridge, square_ridge, limit, test_paths=None):
+def sigmoid(z):
     import numpy as np
 
-    x, y = shogi_positions(paths, qipan, limit)
+    return 1.0 / (1.0 + np.exp(-z))
+
+
+def result_scale(scores, results):
+    """The centipawns K for which sigmoid(score / K) best predicts the game results (least
+    squares over a grid): Fairy-Stockfish's scores read as winning chances."""
+    import numpy as np
+
+    known = ~np.isnan(results)
+    grid = np.arange(50.0, 3001.0, 10.0)
+    errors = [np.mean((results[known] - sigmoid(scores[known] / k)) ** 2) for k in grid]
+    return float(grid[int(np.argmin(errors))])
+
+
+def result_error(rows, weights, results, scale):
+    """Mean squared error of the winning chances sigmoid(rows @ weights / scale) against the
+    game results (positions with a result only)."""
+    import numpy as np
+
+    known = ~np.isnan(results)
+    return float(np.mean((results[known] - sigmoid(rows[known] @ weights / scale)) ** 2))
+
+
+def fit_shogi(paths, qipan, ridge, square_ridge, limit, test_paths=None, result_weight=0.0):
+    import numpy as np
+
+    x, y, results = shogi_positions(paths, qipan, limit)
     prior = np.zeros(SHOGI_ALL_TERMS)
     prior[:SHOGI_CORE_TERMS] = SHOGI_PRIOR
     own = x @ prior
@@ -715,11 +745,46 @@ def fit_shogi(paths, qipan, ridge, square_ridge, limit, test_paths=None):
         return np.linalg.solve(rows.T @ rows + np.diag(penalty),
                                rows.T @ scores + penalty * scale * prior)
 
+    def solve_by_results(rows, scores, outcomes, start):
+        # Texel-style: the winning chances sigmoid(rows w / K) fitted by Gauss-Newton to a
+        # blend of the game's result (share result_weight) and FSF's score read as winning
+        # chances (all of it where a position has no result), with the same ridge toward
+        # the scaled prior, brought to probability units.
+        target = sigmoid(scores / chances_scale)
+        known = ~np.isnan(outcomes)
+        target[known] = (1 - result_weight) * target[known] + result_weight * outcomes[known]
+        weights = start.copy()
+        base_penalty = np.full(rows.shape[1], ridge) * len(scores) / 1000.0
+        base_penalty[SHOGI_CORE_TERMS:] = square_ridge * len(scores) / 1000.0
+        for index, name in enumerate(SHOGI_TERM_NAMES):
+            if name in SHOGI_HELD:
+                base_penalty[index] = 1e12
+        for _ in range(8):
+            chances = sigmoid(rows @ weights / chances_scale)
+            slope = chances * (1 - chances) / chances_scale
+            penalty = base_penalty * np.mean(slope) ** 2
+            jacobian = rows * slope[:, None]
+            step = np.linalg.solve(
+                jacobian.T @ jacobian + np.diag(penalty),
+                jacobian.T @ (target - chances) - penalty * (weights - scale * prior))
+            weights = weights + step
+            del jacobian
+        return weights
+
+    chances_scale = result_scale(y, results) if result_weight > 0 else 0.0
     held = np.arange(len(y)) % 5 == 0
     trial = solve_shogi(x[~held], y[~held])
+    if result_weight > 0:
+        trial = solve_by_results(x[~held], y[~held], results[~held], trial)
     held_error = np.sqrt(np.mean((y[held] - x[held] @ trial) ** 2))
     held_prior = np.sqrt(np.mean((y[held] - scale * own[held]) ** 2))
     weights = solve_shogi(x, y)
+    linear_weights = weights
+    if result_weight > 0:
+        weights = solve_by_results(x, y, results, weights)
+        print(f"shogi: fitted to winning chances, {result_weight:.2f} from game results "
+              f"({int(np.sum(~np.isnan(results)))} positions have one), FSF's scores read "
+              f"with K = {chances_scale:.0f} cp")
     error = np.sqrt(np.mean((y - x @ weights) ** 2))
     print(f"shogi: {len(y)} positions, rms score {np.sqrt(np.mean(y ** 2)):.0f}, rms error "
           f"{np.sqrt(np.mean((y - scale * own) ** 2)):.0f} cp with the hand-made weights "
@@ -728,10 +793,21 @@ def fit_shogi(paths, qipan, ridge, square_ridge, limit, test_paths=None):
     if test_paths:
         # Positions of other games: every fifth position above shares its game with the
         # fitted ones, so this is the honest measure of how well the fit generalises.
-        test_x, test_y = shogi_positions(test_paths, qipan, 0)
+        test_x, test_y, test_results = shogi_positions(test_paths, qipan, 0)
         print(f"shogi: {len(test_y)} positions of other games, rms error "
               f"{np.sqrt(np.mean((test_y - scale * (test_x @ prior)) ** 2)):.0f} cp with the "
               f"hand-made weights, {np.sqrt(np.mean((test_y - test_x @ weights) ** 2)):.0f} fitted")
+        if np.any(~np.isnan(test_results)):
+            # How well each evaluation foretells the games' results (mean squared error of
+            # the winning chances; FSF's own scores for reference, 0.25 is a coin).
+            k = chances_scale or result_scale(test_y, test_results)
+            known = ~np.isnan(test_results)
+            print(f"shogi: result error on {int(np.sum(known))} positions of other games "
+                  f"(K = {k:.0f}): FSF's scores "
+                  f"{np.mean((test_results[known] - sigmoid(test_y[known] / k)) ** 2):.4f}, "
+                  f"hand-made {result_error(test_x, scale * prior, test_results, k):.4f}, "
+                  f"fitted to scores {result_error(test_x, linear_weights, test_results, k):.4f}, "
+                  f"this fit {result_error(test_x, weights, test_results, k):.4f}")
     weights = weights / scale
     for name, old, new in zip(SHOGI_TERM_NAMES, prior, weights):
         print(f"  {name:24} {old:7.1f} -> {new:7.1f}")
@@ -784,7 +860,8 @@ def fit(args):
         parts.append(rust_tables(variant, weights))
         parts.append("")
     parts.append(shogi_tables(fit_shogi(args.shogi, args.qipan, args.shogi_ridge,
-                                        args.shogi_square_ridge, args.limit, args.shogi_test)))
+                                        args.shogi_square_ridge, args.limit, args.shogi_test,
+                                        args.shogi_result_weight)))
     parts.append("")
     with open(args.output, "w", encoding="utf-8") as out:
         out.write("\n".join(parts))
@@ -833,6 +910,9 @@ def main():
                             "report the fit's error on (comma-separated files)")
     fit_parser.add_argument("--shogi-square-ridge", type=float, default=100.0,
                             help="ridge of the shogi piece-square terms (toward 0)")
+    fit_parser.add_argument("--shogi-result-weight", type=float, default=0.0,
+                            help="above 0: fit shogi's winning chances to this share of the "
+                                 "game results (third column) and the rest of FSF's scores")
     fit_parser.add_argument("--limit", type=int, default=0)
     fit_parser.add_argument("--output", required=True)
     vectors = commands.add_parser("threat-vectors")
