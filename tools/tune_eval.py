@@ -735,13 +735,19 @@ def fit_shogi(paths, qipan, ridge, square_ridge, limit, test_paths=None, result_
     own = x @ prior
     scale = (own @ y) / (own @ own)
 
-    def solve_shogi(rows, scores):
-        # Ridge toward the scaled prior: minimise |scores - rows w|^2 + penalty |w - scale prior|^2.
-        penalty = np.full(rows.shape[1], ridge) * len(scores) / 1000.0
-        penalty[SHOGI_CORE_TERMS:] = square_ridge * len(scores) / 1000.0
+    def ridge_penalty(count):
+        # Per term, for `count` positions: the core terms' ridge, the squares' own, and the
+        # held terms pinned to the prior.
+        penalty = np.full(SHOGI_ALL_TERMS, ridge) * count / 1000.0
+        penalty[SHOGI_CORE_TERMS:] = square_ridge * count / 1000.0
         for index, name in enumerate(SHOGI_TERM_NAMES):
             if name in SHOGI_HELD:
                 penalty[index] = 1e12
+        return penalty
+
+    def solve_shogi(rows, scores):
+        # Ridge toward the scaled prior: minimise |scores - rows w|^2 + penalty |w - scale prior|^2.
+        penalty = ridge_penalty(len(scores))
         return np.linalg.solve(rows.T @ rows + np.diag(penalty),
                                rows.T @ scores + penalty * scale * prior)
 
@@ -754,11 +760,7 @@ def fit_shogi(paths, qipan, ridge, square_ridge, limit, test_paths=None, result_
         known = ~np.isnan(outcomes)
         target[known] = (1 - result_weight) * target[known] + result_weight * outcomes[known]
         weights = start.copy()
-        base_penalty = np.full(rows.shape[1], ridge) * len(scores) / 1000.0
-        base_penalty[SHOGI_CORE_TERMS:] = square_ridge * len(scores) / 1000.0
-        for index, name in enumerate(SHOGI_TERM_NAMES):
-            if name in SHOGI_HELD:
-                base_penalty[index] = 1e12
+        base_penalty = ridge_penalty(len(scores))
         for _ in range(8):
             chances = sigmoid(rows @ weights / chances_scale)
             slope = chances * (1 - chances) / chances_scale
