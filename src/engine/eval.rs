@@ -52,6 +52,13 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     fn search_key(&self) -> u64 {
         self.hash()
     }
+    /// A key of what the static evaluation tends to misjudge the same way over and over
+    /// (shogi: both kings' squares and both hands; janggi: where the generals, guards and
+    /// soldiers stand), under which the search learns a
+    /// correction from its own results; `None` where the game keeps no correction.
+    fn correction_key(&self) -> Option<u64> {
+        None
+    }
     /// Ordering value of the piece a move takes (0 for a quiet move).
     fn victim_value(&self, mv: Move) -> i32;
     /// Ordering value of the piece that moves.
@@ -709,6 +716,36 @@ impl EngineRules for XiangqiPosition {
 /// move ordering and exchanges; the evaluation's own values are fitted ([`JANGGI_MODEL`]).
 const JANGGI_VALUES: [i32; 8] = [0, 0, 300, 300, 500, 1300, 700, 200];
 
+/// splitmix64's finaliser: a well-mixed 64-bit value of `value`.
+const fn mix64(value: u64) -> u64 {
+    let mut z = value.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+/// The correction key of a 9×10 board: both kings' squares and where the pieces of the
+/// kinds in `structure` stand (a bit per kind: the soldiers and the palace guards, the
+/// slow-changing frame the evaluation misjudges the same way), not the fast pieces.
+fn board9x10_correction_key(board: &[u8; 90], occupied: u128, structure: u8) -> u64 {
+    let mut key = 0u64;
+    let mut pieces = occupied;
+    while pieces != 0 {
+        let square = pieces.trailing_zeros() as usize;
+        pieces &= pieces - 1;
+        let code = board[square] & 31;
+        if structure & (1 << (code & 7)) != 0 {
+            key = key.wrapping_add(mix64(((code as u64) << 8) | square as u64));
+        }
+    }
+    key
+}
+
+/// The kinds whose squares make janggi's correction key: general, guards, soldiers
+/// (janggi's elephants are attackers).
+const JANGGI_STRUCTURE: u8 =
+    1 << xiangqi::kind::KING | 1 << xiangqi::kind::ADVISOR | 1 << xiangqi::kind::SOLDIER;
+
 impl EngineRules for JanggiPosition {
     // Janggi's rules have no quick legality check, so the picker would generate every
     // move up front anyway; the one-generation order is kept (the staged one lost its
@@ -757,6 +794,15 @@ impl EngineRules for JanggiPosition {
         } else {
             self.hash()
         }
+    }
+
+    fn correction_key(&self) -> Option<u64> {
+        let occupied = self.occupied_by(Side::First) | self.occupied_by(Side::Second);
+        Some(board9x10_correction_key(
+            self.board(),
+            occupied,
+            JANGGI_STRUCTURE,
+        ))
     }
 
     fn victim_value(&self, mv: Move) -> i32 {
@@ -1229,6 +1275,19 @@ impl EngineRules for ShogiPosition {
         sum / SHOGI_WEIGHT_UNIT
     }
 
+    fn correction_key(&self) -> Option<u64> {
+        let mut key =
+            self.king_square(Side::First) as u64 * 81 + self.king_square(Side::Second) as u64;
+        for side in [Side::First, Side::Second] {
+            for kind in shogi::kind::PAWN..=shogi::kind::ROOK {
+                key = key
+                    .wrapping_mul(19)
+                    .wrapping_add(self.hand_count(side, kind) as u64);
+            }
+        }
+        Some(key.wrapping_mul(0x9E37_79B9_7F4A_7C15))
+    }
+
     fn victim_value(&self, mv: Move) -> i32 {
         if mv.is_drop() {
             return 0;
@@ -1565,5 +1624,58 @@ mod tests {
             nodes += check_tree(&position, 1);
         }
         assert!(nodes > 5_000, "{nodes} nodes checked");
+    }
+
+    #[test]
+    fn shogi_correction_key_follows_the_kings_and_the_hands_not_the_other_pieces() {
+        let key = |sfen: &str| ShogiPosition::from_sfen(sfen).unwrap().correction_key();
+        let start = key("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1");
+        // A pawn pushed and the rook moved: the same kings and hands, the same key.
+        let pushed = key("lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B3R3/LNSGKGSNL b - 1");
+        assert!(start.is_some());
+        assert_eq!(start, pushed);
+        // A pawn in hand, or a king moved, is another key.
+        let pawn_in_hand = key("lnsgkgsnl/1r5b1/pppppppp1/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b P 1");
+        let king_moved = key("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B3K1R1/LNSG1GSNL b - 1");
+        assert_ne!(start, pawn_in_hand);
+        assert_ne!(start, king_moved);
+        // The same pawn in the other side's hand is another key again.
+        let pawn_in_other_hand =
+            key("lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPP1/1B5R1/LNSGKGSNL b p 1");
+        assert_ne!(pawn_in_hand, pawn_in_other_hand);
+    }
+
+    #[test]
+    fn janggi_correction_key_follows_the_generals_soldiers_and_guards_not_the_fast_pieces() {
+        let key = |fen: &str| {
+            JanggiPosition::from_fen(fen, JanggiRules::KJA)
+                .unwrap()
+                .correction_key()
+        };
+        let start = key(crate::rules::janggi::START_FEN);
+        assert!(start.is_some());
+        // A cannon or an elephant moved, a chariot gone: the same frame, the same key.
+        for same in [
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/4K4/RNBA1ABNR b - - 1 1",
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2B2C1/4K4/RNBA1A1NR b - - 1 1",
+            "rnba1abn1/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+        ] {
+            assert_eq!(start, key(same), "{same}");
+        }
+        // A soldier gone (either side's) or stepped, a guard or a general moved: another key.
+        let others = [
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/2P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            "rnba1abnr/4k4/1c5c1/2p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1",
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P2PP1P1P/1C5C1/4K4/RNBA1ABNR b - - 1 1",
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3AK4/RNB2ABNR b - - 1 1",
+            "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/3K5/RNBA1ABNR b - - 1 1",
+        ]
+        .map(key);
+        for (index, other) in others.iter().enumerate() {
+            assert_ne!(start, *other, "{index}");
+        }
+        assert_ne!(others[0], others[1]);
+        // Xiangqi keeps no correction: its screens found no gain.
+        assert_eq!(XiangqiPosition::default().correction_key(), None);
     }
 }

@@ -27,6 +27,12 @@ const EXCHANGE_PRUNING_MARGIN: i32 = 100;
 const HISTORY_REDUCTION_DIVISOR: i32 = 6_000;
 /// Slots of the static evaluation cache (a power of two).
 const EVAL_CACHE_SIZE: usize = 1 << 15;
+/// Slots of the correction history per side (a power of two).
+const CORRECTION_SIZE: usize = 1 << 14;
+/// Correction history entries are centipawns times this.
+const CORRECTION_GRAIN: i32 = 256;
+/// The largest correction, in centipawns.
+const CORRECTION_LIMIT: i32 = 200;
 /// A bound beyond every score.
 const INFINITY: i32 = 31_000;
 /// History table entries per side: every from×to pair plus drops (kind × square).
@@ -93,6 +99,10 @@ struct Searcher<'a, P: EngineRules> {
     pv_len: [usize; MAX_PLY + 2],
     /// Static evaluations by search key (`EVAL_CACHE_SIZE` slots, the newest kept).
     eval_cache: Vec<(u64, i32)>,
+    /// Correction history: per side and [`EngineRules::correction_key`] slot, how far
+    /// searches found the static evaluation off (centipawns × `CORRECTION_GRAIN`), a
+    /// running average added to later evaluations under the same key.
+    correction: Vec<i32>,
     /// One move picker per ply, taken by the node searching there and given back after
     /// (reused so that its large arrays are not filled anew at every node).
     pickers: Vec<Option<Box<MovePicker>>>,
@@ -100,15 +110,16 @@ struct Searcher<'a, P: EngineRules> {
 }
 
 /// What one search leaves to the next of the same game: move-ordering statistics
-/// (history, counter-moves), static evaluations and the move pickers' buffers, so a
-/// short search starts with ordering learned on earlier moves instead of from nothing.
-/// Only ordering and cached evaluations live here; no score depends on it.
+/// (history, counter-moves), static evaluations, the correction history and the move
+/// pickers' buffers, so a short search starts with ordering and corrections learned on
+/// earlier moves instead of from nothing.
 pub struct SearchMemory {
     /// The game (the position type's name) the statistics were gathered in.
     game: &'static str,
     history: Vec<i32>,
     counters: Vec<Move>,
     eval_cache: Vec<(u64, i32)>,
+    correction: Vec<i32>,
     pickers: Vec<Option<Box<MovePicker>>>,
 }
 
@@ -119,6 +130,7 @@ impl Default for SearchMemory {
             history: vec![0; 2 * HISTORY_SIZE],
             counters: vec![Move::default(); 2 * HISTORY_SIZE],
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
+            correction: vec![0; 2 * CORRECTION_SIZE],
             pickers: (0..MAX_PLY + 2).map(|_| Some(Box::default())).collect(),
         }
     }
@@ -132,6 +144,7 @@ impl SearchMemory {
         self.history.fill(0);
         self.counters.fill(Move::default());
         self.eval_cache.fill((0, 0));
+        self.correction.fill(0);
     }
 
     /// How many move-ordering statistics are set (a search that ran leaves some).
@@ -145,6 +158,7 @@ impl SearchMemory {
         let whole = self.history.len() == 2 * HISTORY_SIZE
             && self.counters.len() == 2 * HISTORY_SIZE
             && self.eval_cache.len() == EVAL_CACHE_SIZE
+            && self.correction.len() == 2 * CORRECTION_SIZE
             && self.pickers.len() == MAX_PLY + 2;
         if !whole {
             *self = SearchMemory::default();
@@ -259,6 +273,7 @@ fn run_thread<P: EngineRules>(
     memory.history = std::mem::take(&mut searcher.history);
     memory.counters = std::mem::take(&mut searcher.counters);
     memory.eval_cache = std::mem::take(&mut searcher.eval_cache);
+    memory.correction = std::mem::take(&mut searcher.correction);
     memory.pickers = std::mem::take(&mut searcher.pickers);
     outcome
 }
@@ -298,6 +313,7 @@ impl<'a, P: EngineRules> Searcher<'a, P> {
             pv_len: [0; MAX_PLY + 2],
             pickers: std::mem::take(&mut memory.pickers),
             eval_cache: std::mem::take(&mut memory.eval_cache),
+            correction: std::mem::take(&mut memory.correction),
             _game: std::marker::PhantomData,
         };
         searcher.push(root.search_key(), root.in_check(), false, Move::default());
@@ -662,7 +678,8 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
     }
 
-    /// The static evaluation plus the level's noise (the same for a position every time).
+    /// The static evaluation plus the level's noise (the same for a position every time)
+    /// and the correction history's learned offset for its kings and material.
     /// Positions come back (re-searches, transpositions): their evaluation is kept in a
     /// small cache keyed by the full search key.
     #[inline]
@@ -684,7 +701,34 @@ impl<P: EngineRules> Searcher<'_, P> {
             let span = 2 * self.plan.noise as u64 + 1;
             value += (mixed >> 20) as i64 as i32 % span as i32 - self.plan.noise;
         }
+        if let Some(slot) = self.correction_slot(position) {
+            value += self.correction[slot] / CORRECTION_GRAIN;
+        }
         value.clamp(-DECIDED + 1, DECIDED - 1)
+    }
+
+    /// The correction history's slot for `position`, if its game keeps one.
+    #[inline]
+    fn correction_slot(&self, position: &P) -> Option<usize> {
+        let key = position.correction_key()?;
+        Some(
+            (key >> 50) as usize % CORRECTION_SIZE
+                + position.side_to_move().index() * CORRECTION_SIZE,
+        )
+    }
+
+    /// Moves the correction under `position`'s key toward `error`, what a search of
+    /// `depth` found minus the (corrected) static evaluation; deeper searches weigh more.
+    fn learn_correction(&mut self, position: &P, error: i32, depth: i32) {
+        if let Some(slot) = self.correction_slot(position) {
+            let weight = (depth + 1).min(16);
+            let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
+            let entry = &mut self.correction[slot];
+            *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(
+                -CORRECTION_LIMIT * CORRECTION_GRAIN,
+                CORRECTION_LIMIT * CORRECTION_GRAIN,
+            );
+        }
     }
 
     fn update_pv(&mut self, ply: usize, mv: Move) {
@@ -1015,6 +1059,17 @@ impl<P: EngineRules> Searcher<'_, P> {
         } else {
             Bound::Upper
         };
+        // The search's verdict teaches the correction history how far the static
+        // evaluation was off, where the bound says which way (a quiet best move only: a
+        // capture's gain is no error of the evaluation).
+        if !in_check
+            && best_score.abs() < MATE_BOUND
+            && (best_move == Move::default() || !position.is_tactical(best_move))
+            && !(bound == Bound::Lower && best_score <= static_eval)
+            && !(bound == Bound::Upper && best_score >= static_eval)
+        {
+            self.learn_correction(position, best_score - static_eval, depth);
+        }
         self.table
             .store(key, best_move, best_score, depth, bound, ply as i32);
         best_score
@@ -1360,6 +1415,76 @@ mod tests {
         memory.prepare::<ShogiPosition>();
         assert_eq!(memory.history.len(), 2 * HISTORY_SIZE);
         assert_eq!(memory.pickers.len(), MAX_PLY + 2);
+    }
+
+    #[test]
+    fn correction_history_moves_the_static_evaluation_toward_what_searches_found() {
+        let root = ShogiPosition::default();
+        let table = TranspositionTable::new(1);
+        let mut memory = SearchMemory::default();
+        let stop = AtomicBool::new(false);
+        let team_nodes = AtomicU64::new(0);
+        let crew = Crew {
+            thread_index: 0,
+            team_nodes: &team_nodes,
+        };
+        let mut searcher = Searcher::new(&root, &[], plan(), &table, &mut memory, crew, &stop);
+        let raw = searcher.static_eval(&root);
+        // One verdict moves it a little (weight 8 of 256), many deep ones nearly all the way.
+        searcher.learn_correction(&root, 100, 7);
+        let after_one = searcher.static_eval(&root);
+        assert!(
+            after_one > raw && after_one < raw + 10,
+            "{raw} -> {after_one}"
+        );
+        for _ in 0..200 {
+            searcher.learn_correction(&root, 100, 20);
+        }
+        assert!((raw + 95..=raw + 100).contains(&searcher.static_eval(&root)));
+        // Never more than CORRECTION_LIMIT, however far off a search found it.
+        for _ in 0..200 {
+            searcher.learn_correction(&root, -5_000, 20);
+        }
+        let corrected = searcher.static_eval(&root);
+        assert!((raw - CORRECTION_LIMIT..=raw - CORRECTION_LIMIT + 5).contains(&corrected));
+        // The other side to move in the same key is another slot: untouched.
+        let mut other_side = root.clone();
+        other_side.play_null_move();
+        assert_eq!(
+            searcher.correction_slot(&other_side).unwrap() / CORRECTION_SIZE,
+            1 - searcher.correction_slot(&root).unwrap() / CORRECTION_SIZE
+        );
+        assert_eq!(
+            searcher.correction[searcher.correction_slot(&other_side).unwrap()],
+            0
+        );
+    }
+
+    #[test]
+    fn a_search_leaves_corrections_for_the_next_and_a_new_game_forgets_them() {
+        let root = ShogiPosition::default();
+        let mut moves = MoveList::new();
+        root.legal_moves(&mut moves);
+        let table = TranspositionTable::new(1);
+        let mut memory = SearchMemory::default();
+        let stop = AtomicBool::new(false);
+        let mut deeper = plan();
+        deeper.depth_limit = 6;
+        run(
+            &root,
+            &[],
+            moves.as_slice(),
+            deeper,
+            &table,
+            &mut memory,
+            &mut [],
+            &stop,
+            &mut |_| {},
+        );
+        let learned = |memory: &SearchMemory| memory.correction.iter().filter(|&&c| c != 0).count();
+        assert!(learned(&memory) > 0, "a search leaves corrections behind");
+        memory.prepare::<XiangqiPosition>();
+        assert_eq!(learned(&memory), 0);
     }
 
     #[test]
