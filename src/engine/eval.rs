@@ -724,6 +724,24 @@ const fn mix64(value: u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// One random constant per piece code and square, summed into correction keys (a table,
+/// so that the key costs a load per piece rather than a mix).
+static STRUCTURE_KEYS: [[u64; 90]; 32] = structure_keys();
+
+const fn structure_keys() -> [[u64; 90]; 32] {
+    let mut keys = [[0u64; 90]; 32];
+    let mut code = 0;
+    while code < 32 {
+        let mut square = 0;
+        while square < 90 {
+            keys[code][square] = mix64(((code as u64) << 8) | square as u64);
+            square += 1;
+        }
+        code += 1;
+    }
+    keys
+}
+
 /// The correction key of a 9×10 board: both kings' squares and where the pieces of the
 /// kinds in `structure` stand (a bit per kind: the soldiers and the palace guards, the
 /// slow-changing frame the evaluation misjudges the same way), not the fast pieces.
@@ -735,7 +753,7 @@ fn board9x10_correction_key(board: &[u8; 90], occupied: u128, structure: u8) -> 
         pieces &= pieces - 1;
         let code = board[square] & 31;
         if structure & (1 << (code & 7)) != 0 {
-            key = key.wrapping_add(mix64(((code as u64) << 8) | square as u64));
+            key = key.wrapping_add(STRUCTURE_KEYS[code as usize][square]);
         }
     }
     key
