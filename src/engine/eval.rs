@@ -11,7 +11,7 @@ use crate::rules::board9x10::{nearest, LINES};
 use crate::rules::janggi::{JanggiPosition, JanggiRepetition};
 use crate::rules::shogi::{self, ShogiPosition};
 use crate::rules::xiangqi::{self, kind, XiangqiPosition};
-use crate::rules::{Move, MoveList, Position, Side};
+use crate::rules::{zobrist, Move, MoveList, Position, Side};
 
 /// Scores at or beyond this size are mates (`MATE - plies`).
 pub const MATE: i32 = 30_000;
@@ -716,32 +716,6 @@ impl EngineRules for XiangqiPosition {
 /// move ordering and exchanges; the evaluation's own values are fitted ([`JANGGI_MODEL`]).
 const JANGGI_VALUES: [i32; 8] = [0, 0, 300, 300, 500, 1300, 700, 200];
 
-/// splitmix64's finaliser: a well-mixed 64-bit value of `value`.
-const fn mix64(value: u64) -> u64 {
-    let mut z = value.wrapping_add(0x9E37_79B9_7F4A_7C15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    z ^ (z >> 31)
-}
-
-/// One random constant per piece code and square, summed into correction keys (a table,
-/// so that the key costs a load per piece rather than a mix).
-static STRUCTURE_KEYS: [[u64; 90]; 32] = structure_keys();
-
-const fn structure_keys() -> [[u64; 90]; 32] {
-    let mut keys = [[0u64; 90]; 32];
-    let mut code = 0;
-    while code < 32 {
-        let mut square = 0;
-        while square < 90 {
-            keys[code][square] = mix64(((code as u64) << 8) | square as u64);
-            square += 1;
-        }
-        code += 1;
-    }
-    keys
-}
-
 /// The correction key of a 9×10 board: both kings' squares and where the pieces of the
 /// kinds in `structure` stand (a bit per kind: the soldiers and the palace guards, the
 /// slow-changing frame the evaluation misjudges the same way), not the fast pieces.
@@ -753,7 +727,7 @@ fn board9x10_correction_key(board: &[u8; 90], occupied: u128, structure: u8) -> 
         pieces &= pieces - 1;
         let code = board[square] & 31;
         if structure & (1 << (code & 7)) != 0 {
-            key = key.wrapping_add(STRUCTURE_KEYS[code as usize][square]);
+            key = key.wrapping_add(zobrist::PIECE_SQUARE[code as usize][square]);
         }
     }
     key

@@ -1359,6 +1359,24 @@ mod tests {
         moves: &str,
         parse: impl Fn(&P, &str) -> Move,
     ) -> Verdict {
+        with_searcher(&root, |searcher| {
+            let mut position = root.clone();
+            let mut verdict = Verdict::None;
+            for text in moves.split_whitespace() {
+                let mv = parse(&position, text);
+                position.play_unchecked(mv);
+                searcher.push(position.search_key(), position.in_check(), false, mv);
+                verdict = searcher.repetition_verdict(&position);
+            }
+            verdict
+        })
+    }
+
+    /// Runs `body` with a searcher of `root` (one thread, a small table, fresh memory).
+    fn with_searcher<P: EngineRules, R>(
+        root: &P,
+        body: impl FnOnce(&mut Searcher<'_, P>) -> R,
+    ) -> R {
         let table = TranspositionTable::new(1);
         let mut memory = SearchMemory::default();
         let stop = AtomicBool::new(false);
@@ -1367,16 +1385,8 @@ mod tests {
             thread_index: 0,
             team_nodes: &team_nodes,
         };
-        let mut searcher = Searcher::new(&root, &[], plan(), &table, &mut memory, crew, &stop);
-        let mut position = root;
-        let mut verdict = Verdict::None;
-        for text in moves.split_whitespace() {
-            let mv = parse(&position, text);
-            position.play_unchecked(mv);
-            searcher.push(position.search_key(), position.in_check(), false, mv);
-            verdict = searcher.repetition_verdict(&position);
-        }
-        verdict
+        let mut searcher = Searcher::new(root, &[], plan(), &table, &mut memory, crew, &stop);
+        body(&mut searcher)
     }
 
     #[test]
@@ -1420,44 +1430,37 @@ mod tests {
     #[test]
     fn correction_history_moves_the_static_evaluation_toward_what_searches_found() {
         let root = ShogiPosition::default();
-        let table = TranspositionTable::new(1);
-        let mut memory = SearchMemory::default();
-        let stop = AtomicBool::new(false);
-        let team_nodes = AtomicU64::new(0);
-        let crew = Crew {
-            thread_index: 0,
-            team_nodes: &team_nodes,
-        };
-        let mut searcher = Searcher::new(&root, &[], plan(), &table, &mut memory, crew, &stop);
-        let raw = searcher.static_eval(&root);
-        // One verdict moves it a little (weight 8 of 256), many deep ones nearly all the way.
-        searcher.learn_correction(&root, 100, 7);
-        let after_one = searcher.static_eval(&root);
-        assert!(
-            after_one > raw && after_one < raw + 10,
-            "{raw} -> {after_one}"
-        );
-        for _ in 0..200 {
-            searcher.learn_correction(&root, 100, 20);
-        }
-        assert!((raw + 95..=raw + 100).contains(&searcher.static_eval(&root)));
-        // Never more than CORRECTION_LIMIT, however far off a search found it.
-        for _ in 0..200 {
-            searcher.learn_correction(&root, -5_000, 20);
-        }
-        let corrected = searcher.static_eval(&root);
-        assert!((raw - CORRECTION_LIMIT..=raw - CORRECTION_LIMIT + 5).contains(&corrected));
-        // The other side to move in the same key is another slot: untouched.
-        let mut other_side = root.clone();
-        other_side.play_null_move();
-        assert_eq!(
-            searcher.correction_slot(&other_side).unwrap() / CORRECTION_SIZE,
-            1 - searcher.correction_slot(&root).unwrap() / CORRECTION_SIZE
-        );
-        assert_eq!(
-            searcher.correction[searcher.correction_slot(&other_side).unwrap()],
-            0
-        );
+        with_searcher(&root, |searcher| {
+            let raw = searcher.static_eval(&root);
+            // One verdict moves it a little (weight 8 of 256), many deep ones nearly all the way.
+            searcher.learn_correction(&root, 100, 7);
+            let after_one = searcher.static_eval(&root);
+            assert!(
+                after_one > raw && after_one < raw + 10,
+                "{raw} -> {after_one}"
+            );
+            for _ in 0..200 {
+                searcher.learn_correction(&root, 100, 20);
+            }
+            assert!((raw + 95..=raw + 100).contains(&searcher.static_eval(&root)));
+            // Never more than CORRECTION_LIMIT, however far off a search found it.
+            for _ in 0..200 {
+                searcher.learn_correction(&root, -5_000, 20);
+            }
+            let corrected = searcher.static_eval(&root);
+            assert!((raw - CORRECTION_LIMIT..=raw - CORRECTION_LIMIT + 5).contains(&corrected));
+            // The other side to move in the same key is another slot: untouched.
+            let mut other_side = root.clone();
+            other_side.play_null_move();
+            assert_eq!(
+                searcher.correction_slot(&other_side).unwrap() / CORRECTION_SIZE,
+                1 - searcher.correction_slot(&root).unwrap() / CORRECTION_SIZE
+            );
+            assert_eq!(
+                searcher.correction[searcher.correction_slot(&other_side).unwrap()],
+                0
+            );
+        });
     }
 
     #[test]
