@@ -679,11 +679,19 @@ impl<P: EngineRules> Searcher<'_, P> {
     }
 
     /// The static evaluation plus the level's noise (the same for a position every time)
-    /// and the correction history's learned offset for its kings and material.
-    /// Positions come back (re-searches, transpositions): their evaluation is kept in a
-    /// small cache keyed by the full search key.
+    /// and the correction history's learned offset under the position's key.
     #[inline]
     fn static_eval(&mut self, position: &P) -> i32 {
+        let correction_slot = self.correction_slot(position);
+        self.corrected_eval(position, correction_slot)
+    }
+
+    /// [`Self::static_eval`] with the correction slot already found (a node of the main
+    /// search needs it twice: to evaluate and to learn). Positions come back
+    /// (re-searches, transpositions): their evaluation is kept in a small cache keyed by
+    /// the full search key.
+    #[inline]
+    fn corrected_eval(&mut self, position: &P, correction_slot: Option<usize>) -> i32 {
         let key = position.search_key();
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         let mut value = if slot.0 == key && key != 0 {
@@ -701,7 +709,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             let span = 2 * self.plan.noise as u64 + 1;
             value += (mixed >> 20) as i64 as i32 % span as i32 - self.plan.noise;
         }
-        if let Some(slot) = self.correction_slot(position) {
+        if let Some(slot) = correction_slot {
             value += self.correction[slot] / CORRECTION_GRAIN;
         }
         value.clamp(-DECIDED + 1, DECIDED - 1)
@@ -717,10 +725,11 @@ impl<P: EngineRules> Searcher<'_, P> {
         )
     }
 
-    /// Moves the correction under `position`'s key toward `error`, what a search of
-    /// `depth` found minus the (corrected) static evaluation; deeper searches weigh more.
-    fn learn_correction(&mut self, position: &P, error: i32, depth: i32) {
-        if let Some(slot) = self.correction_slot(position) {
+    /// Moves the correction in `slot` (a position's [`Self::correction_slot`]) toward
+    /// `error`, what a search of `depth` found minus the (corrected) static evaluation;
+    /// deeper searches weigh more.
+    fn learn_correction(&mut self, slot: Option<usize>, error: i32, depth: i32) {
+        if let Some(slot) = slot {
             let weight = (depth + 1).min(16);
             let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
             let entry = &mut self.correction[slot];
@@ -853,10 +862,15 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
             }
         }
+        let correction_slot = if in_check {
+            None
+        } else {
+            self.correction_slot(position)
+        };
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.static_eval(position)
+            self.corrected_eval(position, correction_slot)
         };
         self.evals[ply] = static_eval;
         // Better than two plies ago (the same side to move): prune less, reduce less.
@@ -1068,7 +1082,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.learn_correction(position, best_score - static_eval, depth);
+            self.learn_correction(correction_slot, best_score - static_eval, depth);
         }
         self.table
             .store(key, best_move, best_score, depth, bound, ply as i32);
@@ -1432,20 +1446,21 @@ mod tests {
         let root = ShogiPosition::default();
         with_searcher(&root, |searcher| {
             let raw = searcher.static_eval(&root);
+            let slot = searcher.correction_slot(&root);
             // One verdict moves it a little (weight 8 of 256), many deep ones nearly all the way.
-            searcher.learn_correction(&root, 100, 7);
+            searcher.learn_correction(slot, 100, 7);
             let after_one = searcher.static_eval(&root);
             assert!(
                 after_one > raw && after_one < raw + 10,
                 "{raw} -> {after_one}"
             );
             for _ in 0..200 {
-                searcher.learn_correction(&root, 100, 20);
+                searcher.learn_correction(slot, 100, 20);
             }
             assert!((raw + 95..=raw + 100).contains(&searcher.static_eval(&root)));
             // Never more than CORRECTION_LIMIT, however far off a search found it.
             for _ in 0..200 {
-                searcher.learn_correction(&root, -5_000, 20);
+                searcher.learn_correction(slot, -5_000, 20);
             }
             let corrected = searcher.static_eval(&root);
             assert!((raw - CORRECTION_LIMIT..=raw - CORRECTION_LIMIT + 5).contains(&corrected));
