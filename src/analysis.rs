@@ -410,6 +410,123 @@ pub fn analyse(
     })
 }
 
+/// Judges `candidates` (legal moves of the position reached from `start` by `moves`)
+/// against each other: the answer is a [`GameAnalysis`] of that one position whose lines
+/// are the candidates', best first, with no moves judged. The built-in engine searches
+/// them in one search restricted to them, so each score comes from the same tree (an
+/// exercise's check of a tried move against the best); an external engine searches the
+/// position after each candidate in turn with the same budget, since the protocols have
+/// no restriction every engine honours.
+pub fn compare(
+    analyser: &mut Analyser<'_>,
+    start: &AnyPosition,
+    moves: &[Move],
+    candidates: &[Move],
+    budget: Budget,
+    stop: &AtomicBool,
+) -> Result<GameAnalysis, AnalysisError> {
+    let mut game = Game::new(start.clone());
+    for (index, &mv) in moves.iter().enumerate() {
+        game.play(mv).map_err(|reason| AnalysisError::IllegalMove {
+            ply: index + 1,
+            reason,
+        })?;
+    }
+    for &mv in candidates {
+        game.clone()
+            .play(mv)
+            .map_err(|reason| AnalysisError::IllegalMove {
+                ply: moves.len() + 1,
+                reason,
+            })?;
+    }
+    let mover = game.position().side_to_move();
+    let mut lines = match analyser {
+        Analyser::BuiltIn(engine) => {
+            let mut limits = budget.limits(candidates.len() as u32);
+            let mut outcome =
+                engine.search_among(&game, candidates, limits, stop, &mut |_: &SearchInfo| {});
+            let covered = |outcome: &Option<Outcome>| {
+                outcome
+                    .as_ref()
+                    .is_some_and(|o| o.lines.len() >= candidates.len())
+            };
+            if !covered(&outcome) && !stop.load(Ordering::Relaxed) {
+                // The budget ran out inside the first depth: one ply more, so every
+                // candidate has a score.
+                limits = Limits {
+                    depth: Some(1),
+                    multipv: limits.multipv,
+                    ..Limits::default()
+                };
+                outcome =
+                    engine.search_among(&game, candidates, limits, stop, &mut |_: &SearchInfo| {});
+            }
+            outcome
+                .map(|outcome| {
+                    outcome
+                        .lines
+                        .iter()
+                        .map(|info| Line {
+                            evaluation: Evaluation::from_score(info.score, mover),
+                            principal_variation: info.principal_variation.clone(),
+                            depth: info.depth,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        }
+        Analyser::External(_) => {
+            let mut lines = Vec::with_capacity(candidates.len());
+            for &mv in candidates {
+                let mut after = game.clone();
+                after
+                    .play(mv)
+                    .map_err(|reason| AnalysisError::IllegalMove {
+                        ply: moves.len() + 1,
+                        reason,
+                    })?;
+                let report = analyse_position(analyser, &after, budget.limits(1), stop)?;
+                if let Some(evaluation) = report.evaluation {
+                    let mut principal_variation = vec![mv];
+                    let depth = match report.lines.first() {
+                        Some(line) => {
+                            principal_variation.extend(&line.principal_variation);
+                            line.depth + 1
+                        }
+                        None => 1,
+                    };
+                    lines.push(Line {
+                        evaluation,
+                        principal_variation,
+                        depth,
+                    });
+                }
+            }
+            lines
+        }
+    };
+    if stop.load(Ordering::Relaxed) {
+        return Err(AnalysisError::Cancelled);
+    }
+    let kind = start.game();
+    lines.retain(|line| !line.principal_variation.is_empty());
+    lines.sort_by(|a, b| {
+        let chance = |line: &Line| line.evaluation.win_percent(kind, mover);
+        chance(b).total_cmp(&chance(a))
+    });
+    Ok(GameAnalysis {
+        engine: analyser.name(),
+        positions: vec![PositionReport {
+            evaluation: lines.first().map(|line| line.evaluation),
+            best: lines.first().map(|line| line.principal_variation[0]),
+            nodes: 0,
+            lines,
+        }],
+        moves: Vec::new(),
+    })
+}
+
 /// Searches one position (or reads the rules' verdict when the game is over there).
 fn analyse_position(
     analyser: &mut Analyser<'_>,

@@ -336,20 +336,31 @@ pub fn run_analysis(
             }
         },
     };
-    let result = analysis::analyse(
-        &mut analyser,
-        &job.start,
-        &job.moves,
-        job.settings,
-        &job.stop,
-        &mut |step| {
-            send(Action::AnalysisProgress {
-                analysis: id,
-                done: step.done,
-                total: step.total,
-            })
-        },
-    );
+    let result = if job.candidates.is_empty() {
+        analysis::analyse(
+            &mut analyser,
+            &job.start,
+            &job.moves,
+            job.settings,
+            &job.stop,
+            &mut |step| {
+                send(Action::AnalysisProgress {
+                    analysis: id,
+                    done: step.done,
+                    total: step.total,
+                })
+            },
+        )
+    } else {
+        analysis::compare(
+            &mut analyser,
+            &job.start,
+            &job.moves,
+            &job.candidates,
+            job.settings.budget,
+            &job.stop,
+        )
+    };
     if job.stop.load(Ordering::Relaxed) {
         return;
     }

@@ -5,7 +5,8 @@
 mod scratch;
 
 use qipan::analysis::{
-    analyse, annotate, report_text, Analyser, AnalysisError, Budget, GameAnalysis, Mark, Settings,
+    analyse, annotate, compare, report_text, Analyser, AnalysisError, Budget, Evaluation,
+    GameAnalysis, Mark, Settings,
 };
 use qipan::engine::Engine;
 use qipan::i18n::Language;
@@ -13,7 +14,7 @@ use qipan::record::{self, Format, GameRecord};
 use qipan::rules::any::{AnyPosition, Variant};
 use qipan::rules::game::Game;
 use qipan::rules::notation::default_notation;
-use qipan::rules::Move;
+use qipan::rules::{Move, Side};
 use std::sync::atomic::AtomicBool;
 
 /// A small budget: quick, and enough to see a piece taken back.
@@ -326,4 +327,84 @@ fn an_opened_record_keeps_its_comments_and_variations_and_gains_the_marks() {
     let first = again.tree.main_line()[0];
     assert_eq!(again.tree.node(first).annotation.nags, vec![4]);
     assert_eq!(again.tree.children(qipan::tree::NodeId::ROOT).len(), 2);
+}
+
+#[test]
+fn compare_judges_the_candidates_by_one_search_best_first() {
+    // The hanging-chariot position: a king step keeps the chariot, a1a7 gives it away.
+    let (start, _) = line("xiangqi", "4k4/9/2n6/4p4/9/9/4P4/9/9/R2K5 w - - 0 1", &[]);
+    let give_away = start.parse_uci("a1a7").unwrap();
+    let keep = start.parse_uci("d1e1").unwrap();
+    let mut engine = Engine::default();
+    let stop = AtomicBool::new(false);
+    let result = compare(
+        &mut Analyser::BuiltIn(&mut engine),
+        &start,
+        &[],
+        &[give_away, keep],
+        Budget::Nodes(NODES),
+        &stop,
+    )
+    .expect("the comparison finishes");
+    assert_eq!(result.positions.len(), 1);
+    assert!(result.moves.is_empty());
+    let report = &result.positions[0];
+    let firsts: Vec<Move> = report
+        .lines
+        .iter()
+        .map(|line| line.principal_variation[0])
+        .collect();
+    assert_eq!(firsts, vec![keep, give_away], "{report:#?}");
+    assert_eq!(report.best, Some(keep));
+    // One search: both lines come from the same completed depth.
+    assert_eq!(report.lines[0].depth, report.lines[1].depth, "{report:#?}");
+    let chance = |evaluation: Evaluation| evaluation.win_percent(start.game(), Side::First);
+    assert!(chance(report.lines[0].evaluation) - chance(report.lines[1].evaluation) > 30.0);
+}
+
+#[test]
+fn compare_refuses_an_illegal_candidate_and_follows_the_moves_before() {
+    let (start, moves) = line(
+        "xiangqi",
+        "4k4/9/2n6/4p4/9/9/4P4/9/9/R2K5 w - - 0 1",
+        &["a1a7"],
+    );
+    let mut engine = Engine::default();
+    let stop = AtomicBool::new(false);
+    // After a1a7 it is Black's move: Red's king step is no candidate there.
+    let red_step = start.parse_uci("d1e1").unwrap();
+    let refused = compare(
+        &mut Analyser::BuiltIn(&mut engine),
+        &start,
+        &moves,
+        &[red_step],
+        Budget::Nodes(NODES),
+        &stop,
+    );
+    assert!(
+        matches!(refused, Err(AnalysisError::IllegalMove { ply: 2, .. })),
+        "{refused:?}"
+    );
+    // Black's horse takes the chariot: one line, won for Black.
+    let mut after = Game::new(start.clone());
+    after.play(moves[0]).unwrap();
+    let take = after.position().parse_uci("c8a7").unwrap();
+    let result = compare(
+        &mut Analyser::BuiltIn(&mut engine),
+        &start,
+        &moves,
+        &[take],
+        Budget::Nodes(NODES),
+        &stop,
+    )
+    .expect("the comparison finishes");
+    let report = &result.positions[0];
+    assert_eq!(report.lines.len(), 1);
+    assert_eq!(report.best, Some(take));
+    assert!(
+        report.lines[0]
+            .evaluation
+            .win_percent(start.game(), Side::Second)
+            > 80.0
+    );
 }

@@ -449,3 +449,38 @@ fn a_folder_as_the_engine_command_is_named() {
     assert!(!text.contains("Permission denied"), "{text}");
     assert!(text.contains(&folder.display().to_string()), "{text}");
 }
+
+/// An exercise's check through an external engine: each candidate's position is searched
+/// in turn, and the lines come back best first, each starting with its candidate.
+#[test]
+fn compare_through_an_external_engine_searches_each_candidate() {
+    use qipan::analysis::{compare, Analyser, Budget};
+    let mut engine =
+        ExternalEngine::start_with(&qipan(EngineProtocol::Uci), short_timeouts()).expect("starts");
+    let start = Variant::from_name("xiangqi")
+        .unwrap()
+        .position_from_fen("4k4/9/2n6/4p4/9/9/4P4/9/9/R2K5 w - - 0 1")
+        .unwrap();
+    // a1a7 gives the chariot to the horse; d1e1 keeps it.
+    let give_away = start.parse_uci("a1a7").unwrap();
+    let keep = start.parse_uci("d1e1").unwrap();
+    let stop = AtomicBool::new(false);
+    let result = compare(
+        &mut Analyser::External(&mut engine),
+        &start,
+        &[],
+        &[give_away, keep],
+        Budget::Nodes(20_000),
+        &stop,
+    )
+    .expect("compared");
+    let report = &result.positions[0];
+    let firsts: Vec<_> = report
+        .lines
+        .iter()
+        .map(|line| line.principal_variation[0])
+        .collect();
+    assert_eq!(firsts, vec![keep, give_away], "{report:#?}");
+    assert_eq!(report.best, Some(keep));
+    engine.quit();
+}

@@ -419,12 +419,14 @@ impl App {
             self.learn_verdict(mv, true);
             return;
         }
-        let mut after = learn.game.clone();
-        if let Err(reason) = after.play(mv) {
+        if let Err(reason) = learn.game.clone().play(mv) {
             self.refuse(reason);
             return;
         }
-        // Any other move: a search of the position it leads to, with the analysis's budget.
+        // Any other move: one search of the exercise's position among the tried move and
+        // the best, with the analysis's budget, judges both by the same tree.
+        let mut candidates = vec![mv];
+        candidates.extend(exercise.best);
         self.next_search_id += 1;
         let stop = Arc::new(AtomicBool::new(false));
         learn.check = Some(Check {
@@ -435,9 +437,13 @@ impl App {
         self.effects.push(Effect::StartAnalysis(Box::new(
             super::review::AnalysisJob {
                 id,
-                start: after.position().clone(),
-                moves: Vec::new(),
-                settings: analysis::Settings { budget, lines: 1 },
+                start: learn.game.start().clone(),
+                moves: learn.game.moves().to_vec(),
+                settings: analysis::Settings {
+                    budget,
+                    lines: candidates.len() as u32,
+                },
+                candidates,
                 stop,
                 engine,
             },
@@ -467,13 +473,30 @@ impl App {
         };
         match &answer.0 {
             Ok(found) => {
-                let after = found.positions.first().and_then(|report| report.evaluation);
                 let exercise = learn.exercise();
                 let mover = learn.game.position().side_to_move();
                 let kind = learn.game.variant().kind();
-                let good = match (exercise.before, after) {
-                    (Some(before), Some(after)) => {
-                        before.win_percent(kind, mover) - after.win_percent(kind, mover)
+                let score_of = |mv: Move| {
+                    found
+                        .positions
+                        .first()
+                        .and_then(|report| {
+                            report
+                                .lines
+                                .iter()
+                                .find(|line| line.principal_variation.first() == Some(&mv))
+                        })
+                        .map(|line| line.evaluation)
+                };
+                // The best move's score from the same search; the analysis's own when the
+                // exercise has no best move.
+                let best = match exercise.best {
+                    Some(best) => score_of(best),
+                    None => exercise.before,
+                };
+                let good = match (best, score_of(check.mv)) {
+                    (Some(best), Some(tried)) => {
+                        best.win_percent(kind, mover) - tried.win_percent(kind, mover)
                             < analysis::INACCURACY_LOSS
                     }
                     _ => false,

@@ -28,6 +28,9 @@ pub struct AnalysisJob {
     pub moves: Vec<Move>,
     /// Budget per position and lines kept.
     pub settings: analysis::Settings,
+    /// When not empty: compare these moves of the line's last position instead of
+    /// analysing the line ([`analysis::compare`], an exercise's check of a tried move).
+    pub candidates: Vec<Move>,
     /// Set to stop.
     pub stop: Arc<AtomicBool>,
     /// The external engine to analyse with (index into [`super::Settings::engines`]);
@@ -274,6 +277,7 @@ impl App {
                     budget,
                     lines: ANALYSIS_LINES,
                 },
+                candidates: Vec::new(),
                 stop,
                 engine,
             })));
