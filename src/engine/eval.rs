@@ -1065,11 +1065,11 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
     let mut tier_attacks = [[0u128; 7]; 2];
     // Each side's weighted piece-square terms (1/16 centipawn).
     let mut square_score = [0i32; 2];
-    for square in 0..81u8 {
+    let mut pieces = occupied[0] | occupied[1];
+    while pieces != 0 {
+        let square = pieces.trailing_zeros() as u8;
+        pieces &= pieces - 1;
         let code = board[square as usize];
-        if code == 0 {
-            continue;
-        }
         let side = shogi::owner(code);
         let index = side.index();
         let sign = if side == Side::First { 1 } else { -1 };
