@@ -411,7 +411,8 @@ pub const MAX_OVERHEAD_MS: u64 = 5_000;
 /// The rating `UCI_Elo` gives each limited level 1–9 in each game, measured: a ladder of
 /// matches between adjacent levels (100 games a step), anchored on Fairy-Stockfish's own
 /// `UCI_Elo` scale by level 5's matches against it at 1350 and 1800 (tools/STRENGTH.md
-/// "Session 16", anchors for janggi and shogi measured again in "Session 23";
+/// "Session 16", anchors for janggi and shogi measured again in "Session 23", shogi's
+/// steps from level 5 up in "Session 24";
 /// `python3 tools/ladder_ratings.py`, which reads tools/results/ladder-now.txt).
 /// The games differ because a node budget buys different strength in each. Level 10, full
 /// strength, is what `UCI_LimitStrength` off gives.
@@ -426,7 +427,7 @@ pub const ELO_FOR_LEVEL: [(GameKind, [u32; MAX_LEVEL as usize - 1]); 3] = [
     ),
     (
         GameKind::Shogi,
-        [1150, 1390, 1530, 1690, 1840, 2000, 2160, 2340, 2500],
+        [1150, 1390, 1530, 1690, 1840, 1940, 2040, 2190, 2410],
     ),
 ];
 
