@@ -206,6 +206,10 @@ def main():
     parser.add_argument("--qipan-threads", type=int, default=1, help="qipan's Threads option")
     parser.add_argument("--fsf-threads", type=int, default=1,
                         help="the opponent's Threads option (matches alternate: one engine thinks at a time)")
+    parser.add_argument("--qipan-hash", type=int, default=64,
+                        help="qipan's Hash in MB (a larger table is a few percent slower per node: "
+                             "give both engines the same in a self-play match at equal time)")
+    parser.add_argument("--fsf-hash", type=int, default=16, help="the opponent's Hash in MB")
     parser.add_argument("--fsf-nodes", type=int, default=10000)
     parser.add_argument("--fsf-movetime", type=int, default=0,
                         help="ms per move for the opponent instead of nodes (equal-time matches)")
@@ -242,11 +246,11 @@ def main():
     qipan = Engine([args.qipan, "uci"], "qipan")
     fsf = Engine([args.fsf], "fairy-stockfish")
     judge = Engine([args.qipan, "uci"], "judge")
-    qipan_options = [("Skill Level", args.qipan_level), ("Hash", 64)]
+    qipan_options = [("Skill Level", args.qipan_level), ("Hash", args.qipan_hash)]
     if args.qipan_threads != 1:
         qipan_options.append(("Threads", args.qipan_threads))
     qipan.start(args.variant, qipan_options)
-    fsf.start(args.variant, [("Threads", args.fsf_threads), ("Hash", 16)])
+    fsf.start(args.variant, [("Threads", args.fsf_threads), ("Hash", args.fsf_hash)])
     judge.start(args.variant, [])
     qipan_go = f"go nodes {args.qipan_nodes}" if args.qipan_nodes else f"go movetime {args.qipan_movetime}"
     fsf_go = f"go movetime {args.fsf_movetime}" if args.fsf_movetime else f"go nodes {args.fsf_nodes}"
