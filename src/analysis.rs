@@ -258,6 +258,16 @@ pub struct PositionReport {
     pub nodes: u64,
 }
 
+impl PositionReport {
+    /// The value of the line that starts with `mv`, if one does.
+    pub fn evaluation_of(&self, mv: Move) -> Option<Evaluation> {
+        self.lines
+            .iter()
+            .find(|line| line.principal_variation.first() == Some(&mv))
+            .map(|line| line.evaluation)
+    }
+}
+
 /// A played move, judged.
 #[derive(Clone, Debug, PartialEq)]
 pub struct MoveReport {
@@ -432,13 +442,16 @@ pub fn compare(
             reason,
         })?;
     }
+    let mut children = Vec::with_capacity(candidates.len());
     for &mv in candidates {
-        game.clone()
+        let mut child = game.clone();
+        child
             .play(mv)
             .map_err(|reason| AnalysisError::IllegalMove {
                 ply: moves.len() + 1,
                 reason,
             })?;
+        children.push(child);
     }
     let mover = game.position().side_to_move();
     let mut lines = match analyser {
@@ -478,15 +491,8 @@ pub fn compare(
         }
         Analyser::External(_) => {
             let mut lines = Vec::with_capacity(candidates.len());
-            for &mv in candidates {
-                let mut after = game.clone();
-                after
-                    .play(mv)
-                    .map_err(|reason| AnalysisError::IllegalMove {
-                        ply: moves.len() + 1,
-                        reason,
-                    })?;
-                let report = analyse_position(analyser, &after, budget.limits(1), stop)?;
+            for (&mv, after) in candidates.iter().zip(&children) {
+                let report = analyse_position(analyser, after, budget.limits(1), stop)?;
                 if let Some(evaluation) = report.evaluation {
                     let mut principal_variation = vec![mv];
                     let depth = match report.lines.first() {

@@ -480,13 +480,7 @@ impl App {
                     found
                         .positions
                         .first()
-                        .and_then(|report| {
-                            report
-                                .lines
-                                .iter()
-                                .find(|line| line.principal_variation.first() == Some(&mv))
-                        })
-                        .map(|line| line.evaluation)
+                        .and_then(|report| report.evaluation_of(mv))
                 };
                 // The best move's score from the same search; the analysis's own when the
                 // exercise has no best move.
