@@ -963,6 +963,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             let mut child = position.clone();
             child.play_unchecked(mv);
+            self.table.prefetch(child.search_key());
             let gives_check = child.in_check();
             if late_quiet && !gives_check {
                 continue;
@@ -1272,6 +1273,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             let mut child = position.clone();
             child.play_unchecked(mv);
+            self.table.prefetch(child.search_key());
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, depth + 1);
             if self.aborted {
                 self.give_back_picker(ply, picker);
