@@ -206,9 +206,10 @@ def main():
     parser.add_argument("--qipan-threads", type=int, default=1, help="qipan's Threads option")
     parser.add_argument("--fsf-threads", type=int, default=1,
                         help="the opponent's Threads option (matches alternate: one engine thinks at a time)")
-    parser.add_argument("--qipan-hash", type=int, default=64,
-                        help="qipan's Hash in MB (a larger table is a few percent slower per node: "
-                             "give both engines the same in a self-play match at equal time)")
+    parser.add_argument("--qipan-hash", type=int, default=None,
+                        help="qipan's Hash in MB; the same as --fsf-hash unless given (a larger "
+                             "table is a few percent slower per node, so unequal tables bias an "
+                             "equal-time match; matches before session 25 gave qipan 64)")
     parser.add_argument("--fsf-hash", type=int, default=16, help="the opponent's Hash in MB")
     parser.add_argument("--fsf-nodes", type=int, default=10000)
     parser.add_argument("--fsf-movetime", type=int, default=0,
@@ -246,6 +247,8 @@ def main():
     qipan = Engine([args.qipan, "uci"], "qipan")
     fsf = Engine([args.fsf], "fairy-stockfish")
     judge = Engine([args.qipan, "uci"], "judge")
+    if args.qipan_hash is None:
+        args.qipan_hash = args.fsf_hash
     qipan_options = [("Skill Level", args.qipan_level), ("Hash", args.qipan_hash)]
     if args.qipan_threads != 1:
         qipan_options.append(("Threads", args.qipan_threads))
