@@ -412,7 +412,8 @@ pub const MAX_OVERHEAD_MS: u64 = 5_000;
 /// matches between adjacent levels (100 games a step), anchored on Fairy-Stockfish's own
 /// `UCI_Elo` scale by level 5's matches against it at 1350 and 1800 (tools/STRENGTH.md
 /// "Session 16", anchors for janggi and shogi measured again in "Session 23", shogi's
-/// steps from level 5 up in "Session 24";
+/// steps from level 5 up in "Session 24", shogi's to level 3 and janggi's to level 7 in
+/// "Session 25";
 /// `python3 tools/ladder_ratings.py`, which reads tools/results/ladder-now.txt).
 /// The games differ because a node budget buys different strength in each. Level 10, full
 /// strength, is what `UCI_LimitStrength` off gives.
@@ -423,11 +424,11 @@ pub const ELO_FOR_LEVEL: [(GameKind, [u32; MAX_LEVEL as usize - 1]); 3] = [
     ),
     (
         GameKind::Janggi,
-        [1190, 1280, 1410, 1500, 1610, 1730, 1840, 1970, 2150],
+        [950, 1150, 1350, 1480, 1610, 1640, 1730, 1860, 2040],
     ),
     (
         GameKind::Shogi,
-        [1150, 1390, 1530, 1690, 1840, 1940, 2040, 2190, 2410],
+        [1230, 1370, 1530, 1690, 1840, 1940, 2040, 2190, 2410],
     ),
 ];
 
