@@ -93,7 +93,7 @@ pub const MAX_LEVEL: u8 = 10;
 /// to come down with it (at 350 and 250 nodes it still scored 91% and 87% against that
 /// level 1): at 180 nodes, 120 cp and 38% it scores 69% against level 1 and level 3 71%
 /// against it.
-const SHOGI_ROWS: [(u8, (u64, u32, u32)); 4] = [
+const SHOGI_ROWS: [(u8, LevelRow); 4] = [
     (1, (90, 138, 432)),
     (2, (180, 120, 380)),
     (3, (1_500, 75, 220)),
@@ -108,7 +108,10 @@ const SHOGI_ROWS: [(u8, (u64, u32, u32)); 4] = [
 /// 19) and correction history (session 23) it won 53 of 100 (session 25). At 100 nodes,
 /// 135 cp and 45% of moves overlooked it loses most of them again, and level 2 scores
 /// 76% against it.
-const JANGGI_ROWS: [(u8, (u64, u32, u32)); 1] = [(1, (100, 135, 450))];
+const JANGGI_ROWS: [(u8, LevelRow); 1] = [(1, (100, 135, 450))];
+
+/// A level's settings: nodes, evaluation noise in centipawns, blindness in per mille.
+type LevelRow = (u64, u32, u32);
 
 /// Limits for a CPU level from 1 (beginner) to 10 (expert) in `game`, thinking at most
 /// `move_time`.
@@ -126,7 +129,7 @@ pub fn limits_for_level(game: GameKind, level: u8, move_time: Duration) -> Limit
     // the stronger engine had made level 5 score 90% (xiangqi) and 81% (janggi) against
     // level 4, and janggi's level 3 only 58% against level 2; with these rows every step
     // from 2 vs 1 to 5 vs 4 scores 63–77% in both games (tools/STRENGTH.md "Session 16").
-    const TABLE: [(u64, u32, u32); 9] = [
+    const TABLE: [LevelRow; 9] = [
         (150, 120, 400),
         (650, 95, 285),
         (1_500, 70, 225),
@@ -142,7 +145,7 @@ pub fn limits_for_level(game: GameKind, level: u8, move_time: Duration) -> Limit
         ..Limits::default()
     };
     if level < MAX_LEVEL {
-        let own_rows: &[(u8, (u64, u32, u32))] = match game {
+        let own_rows: &[(u8, LevelRow)] = match game {
             GameKind::Shogi => &SHOGI_ROWS,
             GameKind::Janggi => &JANGGI_ROWS,
             _ => &[],
@@ -621,16 +624,12 @@ mod tests {
                 "{game:?}"
             );
         }
+        let table_2 = limits_for_level(GameKind::Xiangqi, 2, time);
         // Above level 1 janggi plays the table's rows.
-        assert_eq!(table_2_of(GameKind::Janggi), table_2_of(GameKind::Xiangqi));
+        assert_eq!(limits_for_level(GameKind::Janggi, 2, time), table_2);
         // Shogi's level 2 keeps the row its ladder measured, below the table's.
         let shogi_2 = limits_for_level(GameKind::Shogi, 2, time);
-        let table_2 = limits_for_level(GameKind::Xiangqi, 2, time);
         assert!(shogi_2.nodes < table_2.nodes && shogi_2.noise > table_2.noise);
-    }
-
-    fn table_2_of(game: GameKind) -> Limits {
-        limits_for_level(game, 2, Duration::from_secs(1))
     }
 
     #[test]
