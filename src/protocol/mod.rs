@@ -413,7 +413,8 @@ pub const MAX_OVERHEAD_MS: u64 = 5_000;
 /// `UCI_Elo` scale by level 5's matches against it at 1350 and 1800 (tools/STRENGTH.md
 /// "Session 16", anchors for janggi and shogi measured again in "Session 23", shogi's
 /// steps from level 5 up in "Session 24", shogi's to level 3 and janggi's to level 7 in
-/// "Session 25";
+/// "Session 25", janggi's level 5 with its anchors, janggi's 8 and 9 and shogi's 4 and 5
+/// in "Session 26";
 /// `python3 tools/ladder_ratings.py`, which reads tools/results/ladder-now.txt).
 /// The games differ because a node budget buys different strength in each. Level 10, full
 /// strength, is what `UCI_LimitStrength` off gives.
@@ -424,11 +425,11 @@ pub const ELO_FOR_LEVEL: [(GameKind, [u32; MAX_LEVEL as usize - 1]); 3] = [
     ),
     (
         GameKind::Janggi,
-        [950, 1150, 1350, 1480, 1610, 1640, 1730, 1860, 2040],
+        [1040, 1240, 1440, 1570, 1660, 1820, 1920, 2110, 2180],
     ),
     (
         GameKind::Shogi,
-        [1230, 1370, 1530, 1690, 1840, 1940, 2040, 2190, 2410],
+        [1260, 1400, 1560, 1760, 1840, 1940, 2040, 2190, 2410],
     ),
 ];
 
