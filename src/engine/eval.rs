@@ -113,6 +113,10 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// quiet moves (measured by nodes to a fixed depth: a gain in xiangqi and shogi, a
     /// loss in janggi).
     const EAGER_LATE_MOVE_PRUNING: bool = false;
+    /// Late root moves are reduced like an interior principal-variation node's, and the
+    /// root's moves after the best are ordered by the nodes their refutation took in the
+    /// last iteration (the reductions then fall on the quickly refuted ones).
+    const ROOT_REDUCTIONS: bool = false;
     /// The search hands out a node's moves in stages ([`super::picker`]): the hash move
     /// before any generation, captures, refutations, then the quiet moves. When false,
     /// every legal move is generated and scored at once and handed out best first, as
@@ -1251,6 +1255,7 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
 
 impl EngineRules for ShogiPosition {
     const EAGER_LATE_MOVE_PRUNING: bool = true;
+    const ROOT_REDUCTIONS: bool = true;
 
     fn from_any(any: &AnyPosition) -> Option<&Self> {
         match any {

@@ -295,6 +295,7 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     }
     const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
+    const ROOT_REDUCTIONS: bool = P::ROOT_REDUCTIONS;
     fn tactical_moves(&self, moves: &mut MoveList) {
         self.push_seen(moves, |position, own| position.tactical_moves(own));
     }

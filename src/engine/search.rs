@@ -504,7 +504,9 @@ impl<P: EngineRules> Searcher<'_, P> {
         let mut best: Option<(Move, i32)> = None;
         let mut best_score = -INFINITY;
         self.pv_len[0] = 0;
+        let mut subtree_nodes: Vec<(u64, Move)> = Vec::with_capacity(moves.len());
         for (index, &mv) in moves.iter().enumerate() {
+            let nodes_before = self.nodes;
             let mut child = root.clone();
             child.play_unchecked(mv);
             let gives_check = child.in_check();
@@ -517,12 +519,25 @@ impl<P: EngineRules> Searcher<'_, P> {
                 self.pv_len[1] = 1;
                 MATE - 1
             } else {
+                // Late root moves: reduced like an interior principal-variation node's
+                // (searched again at full depth when they beat alpha).
+                let reduction = if P::ROOT_REDUCTIONS
+                    && depth >= 3
+                    && index >= 2
+                    && !gives_check
+                    && !root.is_tactical(mv)
+                    && !mv.is_promotion()
+                {
+                    (lmr(depth, index) - 1).clamp(0, depth - 2)
+                } else {
+                    0
+                };
                 let Some(score) = self.search_child(
                     &child,
                     mv,
                     gives_check,
                     depth - 1,
-                    0,
+                    reduction,
                     alpha,
                     beta,
                     0,
@@ -536,6 +551,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             if self.aborted {
                 break;
             }
+            subtree_nodes.push((self.nodes - nodes_before, mv));
             if score > best_score {
                 best_score = score;
                 if score > alpha || best.is_none() {
@@ -549,6 +565,9 @@ impl<P: EngineRules> Searcher<'_, P> {
                     break;
                 }
             }
+        }
+        if P::ROOT_REDUCTIONS && !self.aborted && subtree_nodes.len() == moves.len() {
+            order_by_subtree_nodes(moves, &mut subtree_nodes);
         }
         if let Some((mv, score)) = best.filter(|_| store_root) {
             let bound = if score >= beta {
@@ -1329,6 +1348,22 @@ fn move_index(mv: Move) -> usize {
     base.min(HISTORY_SIZE - 1)
 }
 
+/// Puts the root's moves after the first in the order of the nodes their search took,
+/// most first (`subtree_nodes` holds each move of `moves` with its count, in the same
+/// order): the moves whose refutation took the most work came nearest to the best, so
+/// the next iteration tries them first and its late-move reductions fall on the moves
+/// refuted at once. The first move, the best so far, keeps its place; equal counts keep
+/// their order.
+fn order_by_subtree_nodes(moves: &mut [Move], subtree_nodes: &mut [(u64, Move)]) {
+    if moves.len() < 3 || subtree_nodes.len() != moves.len() {
+        return;
+    }
+    subtree_nodes[1..].sort_by_key(|&(nodes, _)| std::cmp::Reverse(nodes));
+    for (slot, &(_, mv)) in moves.iter_mut().zip(subtree_nodes.iter()) {
+        *slot = mv;
+    }
+}
+
 /// Late-move reduction in plies for a quiet move searched `searched`-th at `depth`.
 #[inline]
 fn lmr(depth: i32, searched: usize) -> i32 {
@@ -1558,6 +1593,30 @@ mod tests {
             verdict_after(root, quiet, parse),
             Verdict::Ends(0)
         ));
+    }
+
+    #[test]
+    fn root_moves_after_the_first_are_ordered_by_their_subtrees_and_none_is_lost() {
+        let mv = |to: u8| Move {
+            from: 0,
+            to,
+            ..Move::default()
+        };
+        let mut moves = [mv(1), mv(2), mv(3), mv(4), mv(5)];
+        let mut counts = [
+            (10, mv(1)),
+            (7, mv(2)),
+            (900, mv(3)),
+            (7, mv(4)),
+            (40, mv(5)),
+        ];
+        order_by_subtree_nodes(&mut moves, &mut counts);
+        // The best stays first even with the smallest count; equal counts keep their order.
+        assert_eq!(moves, [mv(1), mv(3), mv(5), mv(2), mv(4)]);
+        // Counts that do not cover every move (a search cut short) change nothing.
+        let mut partial = [(5, mv(5)), (500, mv(4))];
+        order_by_subtree_nodes(&mut moves, &mut partial);
+        assert_eq!(moves, [mv(1), mv(3), mv(5), mv(2), mv(4)]);
     }
 
     #[test]
