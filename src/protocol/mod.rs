@@ -414,7 +414,8 @@ pub const MAX_OVERHEAD_MS: u64 = 5_000;
 /// "Session 16", anchors for janggi and shogi measured again in "Session 23", shogi's
 /// steps from level 5 up in "Session 24", shogi's to level 3 and janggi's to level 7 in
 /// "Session 25", janggi's level 5 with its anchors, janggi's 8 and 9 and shogi's 4 and 5
-/// in "Session 26";
+/// in "Session 26", shogi's whole ladder and anchors on the engine with root reductions,
+/// level 9 at its own row, in "Session 27";
 /// `python3 tools/ladder_ratings.py`, which reads tools/results/ladder-now.txt).
 /// The games differ because a node budget buys different strength in each. Level 10, full
 /// strength, is what `UCI_LimitStrength` off gives.
@@ -429,7 +430,7 @@ pub const ELO_FOR_LEVEL: [(GameKind, [u32; MAX_LEVEL as usize - 1]); 3] = [
     ),
     (
         GameKind::Shogi,
-        [1260, 1400, 1560, 1760, 1840, 1940, 2040, 2190, 2410],
+        [1240, 1400, 1560, 1660, 1820, 1990, 2090, 2220, 2330],
     ),
 ];
 
