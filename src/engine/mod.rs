@@ -63,8 +63,8 @@ pub struct Limits {
 /// The strongest level: full strength, using the whole move time.
 pub const MAX_LEVEL: u8 = 10;
 
-/// Shogi's own rows for levels 1 to 4, (level, (nodes, noise, blindness)), in place of
-/// the table's.
+/// Shogi's own rows for levels 1 to 4 and 9, (level, (nodes, noise, blindness)), in place
+/// of the table's.
 ///
 /// Drops give shogi about twice the legal moves of xiangqi (some 60 in the middle game
 /// against 30), so a budget reaches about a ply less: at the table's 500 and 1,000 nodes
@@ -128,8 +128,8 @@ type LevelRow = (u64, u32, u32);
 ///
 /// Levels 1–9 are set by node counts, blind spots and a little evaluation noise, so a
 /// level plays the same on a fast or a slow machine; `move_time` only caps them. Level 10 has no node cap
-/// and uses the whole move time. The game matters only where a budget buys less depth
-/// in it (`SHOGI_ROWS`).
+/// and uses the whole move time. The game matters only where its ladder asked for other
+/// rows (`SHOGI_ROWS`, `JANGGI_ROWS`).
 pub fn limits_for_level(game: GameKind, level: u8, move_time: Duration) -> Limits {
     let level = level.clamp(1, MAX_LEVEL);
     // (nodes, noise in centipawns, blindness in per mille) per level: a weak level

@@ -454,7 +454,8 @@ impl<P: EngineRules> Searcher<'_, P> {
     /// Searches `moves` (the root moves not yet taken by a better line) at `depth` with
     /// aspiration windows around `expected`; returns the best move and its score, also
     /// when aborted (then from the part searched). Only the first line stores the root
-    /// in the transposition table, so the table's move stays the best one.
+    /// in the transposition table, so the table's move stays the best one. `moves` may
+    /// come back reordered (see [`Self::search_root`]).
     fn search_line(
         &mut self,
         root: &P,
@@ -491,7 +492,9 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
     }
 
-    /// Searches every root move; returns the best move and score that beat `alpha`.
+    /// Searches every root move; returns the best move and score that beat `alpha`. In
+    /// games with [`EngineRules::ROOT_REDUCTIONS`] a completed search leaves `moves` after
+    /// the first ordered by the nodes each took ([`order_by_subtree_nodes`]).
     fn search_root(
         &mut self,
         root: &P,
@@ -504,7 +507,9 @@ impl<P: EngineRules> Searcher<'_, P> {
         let mut best: Option<(Move, i32)> = None;
         let mut best_score = -INFINITY;
         self.pv_len[0] = 0;
-        let mut subtree_nodes: Vec<(u64, Move)> = Vec::with_capacity(moves.len());
+        // The nodes each root move's search took, in the order of `moves` (games with
+        // root reductions only: they order the next iteration by it).
+        let mut subtree_nodes: Vec<u64> = Vec::new();
         for (index, &mv) in moves.iter().enumerate() {
             let nodes_before = self.nodes;
             let mut child = root.clone();
@@ -519,8 +524,11 @@ impl<P: EngineRules> Searcher<'_, P> {
                 self.pv_len[1] = 1;
                 MATE - 1
             } else {
-                // Late root moves: reduced like an interior principal-variation node's
-                // (searched again at full depth when they beat alpha).
+                // Late root moves: reduced by the interior nodes' base reduction less a
+                // ply, as at a principal-variation node (searched again at full depth
+                // when they beat alpha). Unlike an interior node, the root reduces also
+                // when in check, and without killer or history adjustments; `index`
+                // counts moves refused by the repetition rules too (shogi refuses none).
                 let reduction = if P::ROOT_REDUCTIONS
                     && depth >= 3
                     && index >= 2
@@ -544,6 +552,9 @@ impl<P: EngineRules> Searcher<'_, P> {
                     true,
                     index == 0,
                 ) else {
+                    if P::ROOT_REDUCTIONS {
+                        subtree_nodes.push(0);
+                    }
                     continue;
                 };
                 score
@@ -551,7 +562,9 @@ impl<P: EngineRules> Searcher<'_, P> {
             if self.aborted {
                 break;
             }
-            subtree_nodes.push((self.nodes - nodes_before, mv));
+            if P::ROOT_REDUCTIONS {
+                subtree_nodes.push(self.nodes - nodes_before);
+            }
             if score > best_score {
                 best_score = score;
                 if score > alpha || best.is_none() {
@@ -566,8 +579,8 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
             }
         }
-        if P::ROOT_REDUCTIONS && !self.aborted && subtree_nodes.len() == moves.len() {
-            order_by_subtree_nodes(moves, &mut subtree_nodes);
+        if P::ROOT_REDUCTIONS && !self.aborted {
+            order_by_subtree_nodes(moves, &subtree_nodes);
         }
         if let Some((mv, score)) = best.filter(|_| store_root) {
             let bound = if score >= beta {
@@ -1349,17 +1362,23 @@ fn move_index(mv: Move) -> usize {
 }
 
 /// Puts the root's moves after the first in the order of the nodes their search took,
-/// most first (`subtree_nodes` holds each move of `moves` with its count, in the same
-/// order): the moves whose refutation took the most work came nearest to the best, so
-/// the next iteration tries them first and its late-move reductions fall on the moves
-/// refuted at once. The first move, the best so far, keeps its place; equal counts keep
-/// their order.
-fn order_by_subtree_nodes(moves: &mut [Move], subtree_nodes: &mut [(u64, Move)]) {
+/// most first (`subtree_nodes[i]` is the count of `moves[i]`): the moves whose refutation
+/// took the most work came nearest to the best, so the next iteration tries them first
+/// and its late-move reductions fall on the moves refuted at once. The first move (the
+/// best before this search; a new best is brought to the front by the caller) keeps its
+/// place, equal counts keep their order, and counts that do not cover every move (a
+/// search cut short by a beta cutoff) change nothing.
+fn order_by_subtree_nodes(moves: &mut [Move], subtree_nodes: &[u64]) {
     if moves.len() < 3 || subtree_nodes.len() != moves.len() {
         return;
     }
-    subtree_nodes[1..].sort_by_key(|&(nodes, _)| std::cmp::Reverse(nodes));
-    for (slot, &(_, mv)) in moves.iter_mut().zip(subtree_nodes.iter()) {
+    let mut counted: Vec<(u64, Move)> = subtree_nodes
+        .iter()
+        .copied()
+        .zip(moves.iter().copied())
+        .collect();
+    counted[1..].sort_by_key(|&(nodes, _)| std::cmp::Reverse(nodes));
+    for (slot, (_, mv)) in moves.iter_mut().zip(counted) {
         *slot = mv;
     }
 }
@@ -1603,19 +1622,11 @@ mod tests {
             ..Move::default()
         };
         let mut moves = [mv(1), mv(2), mv(3), mv(4), mv(5)];
-        let mut counts = [
-            (10, mv(1)),
-            (7, mv(2)),
-            (900, mv(3)),
-            (7, mv(4)),
-            (40, mv(5)),
-        ];
-        order_by_subtree_nodes(&mut moves, &mut counts);
+        order_by_subtree_nodes(&mut moves, &[10, 7, 900, 7, 40]);
         // The best stays first even with the smallest count; equal counts keep their order.
         assert_eq!(moves, [mv(1), mv(3), mv(5), mv(2), mv(4)]);
         // Counts that do not cover every move (a search cut short) change nothing.
-        let mut partial = [(5, mv(5)), (500, mv(4))];
-        order_by_subtree_nodes(&mut moves, &mut partial);
+        order_by_subtree_nodes(&mut moves, &[5, 500]);
         assert_eq!(moves, [mv(1), mv(3), mv(5), mv(2), mv(4)]);
     }
 
