@@ -156,16 +156,6 @@ fn palace_exchange_value(code: u8, values: &[i32]) -> i32 {
     }
 }
 
-/// Appends the pseudo-legal moves of `all` that land on `square`.
-#[inline]
-fn keep_captures_to(all: &MoveList, square: u8, moves: &mut MoveList) {
-    for &mv in all.iter() {
-        if mv.to == square && !mv.is_pass() {
-            moves.push(mv);
-        }
-    }
-}
-
 /// The fitted evaluation of a 9×10 game ([`super::tuned`]): its tables and weights.
 struct FittedModel {
     /// Each kind's value on each square counted from its owner's side, material included,
@@ -684,9 +674,7 @@ impl EngineRules for XiangqiPosition {
     }
 
     fn captures_to(&self, square: u8, moves: &mut MoveList) {
-        let mut all = MoveList::new();
-        self.pseudo_legal_moves(&mut all);
-        keep_captures_to(&all, square, moves);
+        self.pseudo_legal_moves_to(square, moves);
     }
 
     fn tactical_moves(&self, moves: &mut MoveList) {
@@ -914,9 +902,7 @@ impl EngineRules for JanggiPosition {
     }
 
     fn captures_to(&self, square: u8, moves: &mut MoveList) {
-        let mut all = MoveList::new();
-        self.pseudo_legal_moves(&mut all);
-        keep_captures_to(&all, square, moves);
+        self.pseudo_legal_moves_to(square, moves);
     }
 
     fn tactical_moves(&self, moves: &mut MoveList) {

@@ -146,4 +146,70 @@ mod tests {
         let pawns = ShogiPosition::from_sfen("4k4/9/4g4/4p4/4P4/9/9/9/4K4 b - 1").unwrap();
         assert!(exchange_at_least(&pawns, uci(&pawns, "e5e6"), 0));
     }
+
+    /// Plays `playouts` random games of up to `plies` plies from `start` (a fixed
+    /// generator, so a failure repeats) and checks at every position that the moves
+    /// onto each square come out of [`EngineRules::captures_to`] exactly as the full
+    /// pseudo-legal generation lists them, in its order: the exchange's choice of the
+    /// cheapest recapture takes the first of equals, so the order matters too.
+    fn captures_to_equal_the_filtered_generation<P: EngineRules>(
+        start: &P,
+        pseudo_legal: impl Fn(&P, &mut MoveList),
+        playouts: usize,
+        plies: usize,
+    ) -> usize {
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut checked = 0;
+        for _ in 0..playouts {
+            let mut position = start.clone();
+            for _ in 0..plies {
+                let mut all = MoveList::new();
+                pseudo_legal(&position, &mut all);
+                for square in 0..90u8 {
+                    let expected: Vec<Move> =
+                        all.iter().copied().filter(|mv| mv.to == square).collect();
+                    let mut onto = MoveList::new();
+                    position.captures_to(square, &mut onto);
+                    assert_eq!(onto.as_slice(), expected.as_slice(), "square {square}");
+                    checked += expected.len();
+                }
+                let mut legal = MoveList::new();
+                position.legal_moves(&mut legal);
+                if legal.is_empty() || position.position_end().is_some() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                position.play_unchecked(legal.as_slice()[state as usize % legal.len()]);
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn xiangqi_moves_onto_a_square_are_the_generated_moves_onto_it_in_order() {
+        let start = XiangqiPosition::default();
+        let checked = captures_to_equal_the_filtered_generation(
+            &start,
+            XiangqiPosition::pseudo_legal_moves,
+            60,
+            160,
+        );
+        assert!(checked > 10_000, "only {checked} moves compared");
+    }
+
+    #[test]
+    fn janggi_moves_onto_a_square_are_the_generated_moves_onto_it_in_order() {
+        for rules in [JanggiRules::KJA, JanggiRules::GUNGJANGGI] {
+            let start = JanggiPosition::start(rules);
+            let checked = captures_to_equal_the_filtered_generation(
+                &start,
+                JanggiPosition::pseudo_legal_moves,
+                60,
+                160,
+            );
+            assert!(checked > 10_000, "only {checked} moves compared");
+        }
+    }
 }

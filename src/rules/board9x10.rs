@@ -3,7 +3,7 @@
 //! make-look-unmake step of the king-safety tests.
 
 use super::fen::parse_counter;
-use super::geometry::{file_of, parse_square_prefix, square_name};
+use super::geometry::{file_of, parse_square_prefix, rank_of, square_name};
 use super::xiangqi::{kind_of, owner};
 use super::{FenError, Move, Side};
 
@@ -48,6 +48,16 @@ pub fn nearest(blockers: u128, direction: usize) -> Option<u8> {
     } else {
         Some(127 - blockers.leading_zeros() as u8)
     }
+}
+
+/// Whether a piece on `from` may reach `to` at all, by geometry alone: a slider (chariot
+/// or cannon) anywhere on the same file or rank, and any piece within `reach` squares in
+/// both directions. A cheap test before generating one piece's moves toward one square.
+#[inline]
+pub fn within_reach(from: u8, to: u8, slider: bool, reach: u8) -> bool {
+    let files = file_of(from).abs_diff(file_of(to));
+    let ranks = rank_of(from).abs_diff(rank_of(to));
+    (slider && (files == 0 || ranks == 0)) || files.max(ranks) <= reach
 }
 
 /// Splits a 9×10 FEN into placement, side and the two counters (defaults when missing).

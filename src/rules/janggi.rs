@@ -6,12 +6,12 @@
 
 use super::board9x10::{
     board_move_name, check_piece_counts, nearest, open_file_between, parse_board_move, split_fen,
-    with_move_made, LINES,
+    with_move_made, within_reach, LINES,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
-    file_of, offset, rank_of, square_at, square_name, SquareRun, SquareSet, DIAGONAL, ORTHOGONAL,
-    TABLES_9X10,
+    file_of, offset, rank_of, square_at, square_name, BoardTables, SquareRun, SquareSet, DIAGONAL,
+    ORTHOGONAL, TABLES_9X10,
 };
 use super::xiangqi::{kind, kind_of, owner, piece, piece_from_letter, piece_letter};
 use super::zobrist;
@@ -921,99 +921,136 @@ impl JanggiPosition {
 
     /// Appends every pseudo-legal move (the pass excluded).
     pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
-        let side = self.side;
         let tables = &*TABLES;
         let board_tables = &*TABLES_9X10;
-        let own = self.occupied[side.index()];
-        let target_ok = |to: u8| own & (1u128 << to) == 0;
-        let mut pieces = own;
+        let mut pieces = self.occupied[self.side.index()];
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            let code = self.board[from as usize];
-            match kind_of(code) {
-                _ if code & PROMOTED != 0 => {
-                    for &to in &tables.line_steps[from as usize] {
-                        if target_ok(to) {
-                            moves.push(Move::new(from, to));
-                        }
+            self.piece_moves(tables, board_tables, from, |mv| moves.push(mv));
+        }
+    }
+
+    /// Appends the pseudo-legal moves onto `square`, in the order of
+    /// [`Self::pseudo_legal_moves`]: an exchange on one square needs only these, and
+    /// generating every move of the side for them cost more than the exchange itself.
+    pub fn pseudo_legal_moves_to(&self, square: u8, moves: &mut MoveList) {
+        let tables = &*TABLES;
+        let board_tables = &*TABLES_9X10;
+        let mut pieces = self.occupied[self.side.index()];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let slider = matches!(
+                kind_of(self.board[from as usize]),
+                kind::CHARIOT | kind::CANNON
+            );
+            if !within_reach(from, square, slider, if slider { 2 } else { 3 }) {
+                continue;
+            }
+            self.piece_moves(tables, board_tables, from, |mv| {
+                if mv.to == square {
+                    moves.push(mv);
+                }
+            });
+        }
+    }
+
+    /// Hands `push` every pseudo-legal move of the side to move's piece on `from`.
+    #[inline(always)]
+    fn piece_moves(
+        &self,
+        tables: &JanggiTables,
+        board_tables: &BoardTables,
+        from: u8,
+        mut push: impl FnMut(Move),
+    ) {
+        let side = self.side;
+        let own = self.occupied[side.index()];
+        let target_ok = |to: u8| own & (1u128 << to) == 0;
+        let code = self.board[from as usize];
+        match kind_of(code) {
+            _ if code & PROMOTED != 0 => {
+                for &to in &tables.line_steps[from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
                     }
                 }
-                kind::KING | kind::ADVISOR => {
-                    // Only within the own palace (an advisor placed elsewhere by a FEN may not move).
-                    let own_palace = tables.palace[side.index()];
-                    for &to in &tables.palace_steps[from as usize] {
-                        if target_ok(to) && own_palace.contains(to) {
-                            moves.push(Move::new(from, to));
-                        }
+            }
+            kind::KING | kind::ADVISOR => {
+                // Only within the own palace (an advisor placed elsewhere by a FEN may not move).
+                let own_palace = tables.palace[side.index()];
+                for &to in &tables.palace_steps[from as usize] {
+                    if target_ok(to) && own_palace.contains(to) {
+                        push(Move::new(from, to));
                     }
                 }
-                kind::ELEPHANT => {
-                    for jump in &tables.elephant_jumps[from as usize] {
-                        if self.board[jump.block as usize] == 0
-                            && self.board[jump.block2 as usize] == 0
-                            && target_ok(jump.target)
-                        {
-                            moves.push(Move::new(from, jump.target));
-                        }
+            }
+            kind::ELEPHANT => {
+                for jump in &tables.elephant_jumps[from as usize] {
+                    if self.board[jump.block as usize] == 0
+                        && self.board[jump.block2 as usize] == 0
+                        && target_ok(jump.target)
+                    {
+                        push(Move::new(from, jump.target));
                     }
                 }
-                kind::HORSE => {
-                    for jump in &board_tables.horse_moves[from as usize] {
-                        if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
-                            moves.push(Move::new(from, jump.target));
-                        }
+            }
+            kind::HORSE => {
+                for jump in &board_tables.horse_moves[from as usize] {
+                    if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
+                        push(Move::new(from, jump.target));
                     }
                 }
-                kind::CHARIOT => {
-                    let rays = board_tables.rays[from as usize]
-                        .iter()
-                        .chain(tables.diagonal_rays[from as usize].iter());
-                    for ray in rays {
-                        for &to in ray.as_slice() {
-                            let target = self.board[to as usize];
-                            if target == 0 {
-                                moves.push(Move::new(from, to));
-                            } else {
-                                if owner(target) != side {
-                                    moves.push(Move::new(from, to));
-                                }
-                                break;
+            }
+            kind::CHARIOT => {
+                let rays = board_tables.rays[from as usize]
+                    .iter()
+                    .chain(tables.diagonal_rays[from as usize].iter());
+                for ray in rays {
+                    for &to in ray.as_slice() {
+                        let target = self.board[to as usize];
+                        if target == 0 {
+                            push(Move::new(from, to));
+                        } else {
+                            if owner(target) != side {
+                                push(Move::new(from, to));
                             }
+                            break;
                         }
                     }
                 }
-                kind::CANNON => {
-                    let rays = board_tables.rays[from as usize]
-                        .iter()
-                        .chain(tables.diagonal_rays[from as usize].iter());
-                    for ray in rays {
-                        let mut screened = false;
-                        for &to in ray.as_slice() {
-                            let target = self.board[to as usize];
-                            if !screened {
-                                if target != 0 {
-                                    if kind_of(target) == kind::CANNON {
-                                        break;
-                                    }
-                                    screened = true;
+            }
+            kind::CANNON => {
+                let rays = board_tables.rays[from as usize]
+                    .iter()
+                    .chain(tables.diagonal_rays[from as usize].iter());
+                for ray in rays {
+                    let mut screened = false;
+                    for &to in ray.as_slice() {
+                        let target = self.board[to as usize];
+                        if !screened {
+                            if target != 0 {
+                                if kind_of(target) == kind::CANNON {
+                                    break;
                                 }
-                            } else if target == 0 {
-                                moves.push(Move::new(from, to));
-                            } else {
-                                if owner(target) != side && kind_of(target) != kind::CANNON {
-                                    moves.push(Move::new(from, to));
-                                }
-                                break;
+                                screened = true;
                             }
+                        } else if target == 0 {
+                            push(Move::new(from, to));
+                        } else {
+                            if owner(target) != side && kind_of(target) != kind::CANNON {
+                                push(Move::new(from, to));
+                            }
+                            break;
                         }
                     }
                 }
-                _ => {
-                    for &to in &tables.soldier_steps[side.index()][from as usize] {
-                        if target_ok(to) {
-                            moves.push(Move::new(from, to));
-                        }
+            }
+            _ => {
+                for &to in &tables.soldier_steps[side.index()][from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
                     }
                 }
             }

@@ -5,11 +5,12 @@
 
 use super::board9x10::{
     board_move_name, check_piece_counts, open_file_between, parse_board_move, split_fen,
-    with_move_made,
+    with_move_made, within_reach,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
-    file_of, offset, rank_of, square_at, square_name, SquareSet, DIAGONAL, ORTHOGONAL, TABLES_9X10,
+    file_of, offset, rank_of, square_at, square_name, BoardTables, SquareSet, DIAGONAL, ORTHOGONAL,
+    TABLES_9X10,
 };
 use super::zobrist;
 use super::{FenError, IllegalMove, Move, MoveList, Position, Side};
@@ -435,85 +436,122 @@ impl XiangqiPosition {
 
     /// Appends every pseudo-legal move (legal except for leaving the king attacked).
     pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
-        let side = self.side;
         let tables = &*TABLES;
         let board_tables = &*TABLES_9X10;
-        let own = self.occupied[side.index()];
-        let mut pieces = own;
-        let target_ok = |to: u8| own & (1u128 << to) == 0;
+        let mut pieces = self.occupied[self.side.index()];
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            let code = self.board[from as usize];
-            match kind_of(code) {
-                kind::KING => {
-                    for &to in &tables.king_steps[from as usize] {
-                        if target_ok(to) {
-                            moves.push(Move::new(from, to));
+            self.piece_moves(tables, board_tables, from, |mv| moves.push(mv));
+        }
+    }
+
+    /// Appends the pseudo-legal moves onto `square`, in the order of
+    /// [`Self::pseudo_legal_moves`]: an exchange on one square needs only these, and
+    /// generating every move of the side for them cost more than the exchange itself.
+    pub fn pseudo_legal_moves_to(&self, square: u8, moves: &mut MoveList) {
+        let tables = &*TABLES;
+        let board_tables = &*TABLES_9X10;
+        let mut pieces = self.occupied[self.side.index()];
+        while pieces != 0 {
+            let from = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let slider = matches!(
+                kind_of(self.board[from as usize]),
+                kind::CHARIOT | kind::CANNON
+            );
+            if !within_reach(from, square, slider, 2) {
+                continue;
+            }
+            self.piece_moves(tables, board_tables, from, |mv| {
+                if mv.to == square {
+                    moves.push(mv);
+                }
+            });
+        }
+    }
+
+    /// Hands `push` every pseudo-legal move of the side to move's piece on `from`.
+    #[inline(always)]
+    fn piece_moves(
+        &self,
+        tables: &XiangqiTables,
+        board_tables: &BoardTables,
+        from: u8,
+        mut push: impl FnMut(Move),
+    ) {
+        let side = self.side;
+        let own = self.occupied[side.index()];
+        let target_ok = |to: u8| own & (1u128 << to) == 0;
+        let code = self.board[from as usize];
+        match kind_of(code) {
+            kind::KING => {
+                for &to in &tables.king_steps[from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+            kind::ADVISOR => {
+                for &to in &tables.advisor_steps[from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+            kind::ELEPHANT => {
+                for &(to, eye) in &tables.elephant_jumps[from as usize] {
+                    if own_half(side, to) && self.board[eye as usize] == 0 && target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+            kind::HORSE => {
+                for jump in &board_tables.horse_moves[from as usize] {
+                    if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
+                        push(Move::new(from, jump.target));
+                    }
+                }
+            }
+            kind::CHARIOT => {
+                for ray in &board_tables.rays[from as usize] {
+                    for &to in ray.as_slice() {
+                        let target = self.board[to as usize];
+                        if target == 0 {
+                            push(Move::new(from, to));
+                        } else {
+                            if owner(target) != side {
+                                push(Move::new(from, to));
+                            }
+                            break;
                         }
                     }
                 }
-                kind::ADVISOR => {
-                    for &to in &tables.advisor_steps[from as usize] {
-                        if target_ok(to) {
-                            moves.push(Move::new(from, to));
-                        }
-                    }
-                }
-                kind::ELEPHANT => {
-                    for &(to, eye) in &tables.elephant_jumps[from as usize] {
-                        if own_half(side, to) && self.board[eye as usize] == 0 && target_ok(to) {
-                            moves.push(Move::new(from, to));
-                        }
-                    }
-                }
-                kind::HORSE => {
-                    for jump in &board_tables.horse_moves[from as usize] {
-                        if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
-                            moves.push(Move::new(from, jump.target));
-                        }
-                    }
-                }
-                kind::CHARIOT => {
-                    for ray in &board_tables.rays[from as usize] {
-                        for &to in ray.as_slice() {
-                            let target = self.board[to as usize];
+            }
+            kind::CANNON => {
+                for ray in &board_tables.rays[from as usize] {
+                    let mut screened = false;
+                    for &to in ray.as_slice() {
+                        let target = self.board[to as usize];
+                        if !screened {
                             if target == 0 {
-                                moves.push(Move::new(from, to));
+                                push(Move::new(from, to));
                             } else {
-                                if owner(target) != side {
-                                    moves.push(Move::new(from, to));
-                                }
-                                break;
+                                screened = true;
                             }
+                        } else if target != 0 {
+                            if owner(target) != side {
+                                push(Move::new(from, to));
+                            }
+                            break;
                         }
                     }
                 }
-                kind::CANNON => {
-                    for ray in &board_tables.rays[from as usize] {
-                        let mut screened = false;
-                        for &to in ray.as_slice() {
-                            let target = self.board[to as usize];
-                            if !screened {
-                                if target == 0 {
-                                    moves.push(Move::new(from, to));
-                                } else {
-                                    screened = true;
-                                }
-                            } else if target != 0 {
-                                if owner(target) != side {
-                                    moves.push(Move::new(from, to));
-                                }
-                                break;
-                            }
-                        }
-                    }
-                }
-                _ => {
-                    for &to in &tables.soldier_steps[side.index()][from as usize] {
-                        if target_ok(to) {
-                            moves.push(Move::new(from, to));
-                        }
+            }
+            _ => {
+                for &to in &tables.soldier_steps[side.index()][from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
                     }
                 }
             }
