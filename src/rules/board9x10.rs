@@ -3,7 +3,7 @@
 //! make-look-unmake step of the king-safety tests.
 
 use super::fen::parse_counter;
-use super::geometry::{file_of, parse_square_prefix, rank_of, square_name};
+use super::geometry::{file_of, parse_square_prefix, rank_of, square_name, ORTHOGONAL};
 use super::xiangqi::{kind_of, owner};
 use super::{FenError, Move, Side};
 
@@ -58,6 +58,20 @@ pub fn within_reach(from: u8, to: u8, slider: bool, reach: u8) -> bool {
     let files = file_of(from).abs_diff(file_of(to));
     let ranks = rank_of(from).abs_diff(rank_of(to));
     (slider && (files == 0 || ranks == 0)) || files.max(ranks) <= reach
+}
+
+/// The index in [`ORTHOGONAL`] (and so in a square's orthogonal rays) of the direction
+/// from `from` toward `to` along a file or rank; `None` when they share neither.
+#[inline]
+pub fn orthogonal_direction(from: u8, to: u8) -> Option<usize> {
+    let step = (
+        (file_of(to) as i8 - file_of(from) as i8).signum(),
+        (rank_of(to) as i8 - rank_of(from) as i8).signum(),
+    );
+    if from == to || (step.0 != 0 && step.1 != 0) {
+        return None;
+    }
+    ORTHOGONAL.iter().position(|&direction| direction == step)
 }
 
 /// Splits a 9×10 FEN into placement, side and the two counters (defaults when missing).

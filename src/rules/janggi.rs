@@ -5,8 +5,8 @@
 //! pass) live in [`super::game`].
 
 use super::board9x10::{
-    board_move_name, check_piece_counts, nearest, open_file_between, parse_board_move, split_fen,
-    with_move_made, within_reach, LINES,
+    board_move_name, check_piece_counts, nearest, open_file_between, orthogonal_direction,
+    parse_board_move, split_fen, with_move_made, within_reach, LINES,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
@@ -927,7 +927,7 @@ impl JanggiPosition {
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            self.piece_moves(tables, board_tables, from, |mv| moves.push(mv));
+            self.piece_moves(tables, board_tables, from, |_| true, |mv| moves.push(mv));
         }
     }
 
@@ -948,7 +948,11 @@ impl JanggiPosition {
             if !within_reach(from, square, slider, if slider { 2 } else { 3 }) {
                 continue;
             }
-            self.piece_moves(tables, board_tables, from, |mv| {
+            // A slider's moves onto `square` lie on the one orthogonal ray toward it
+            // (or, in janggi, on a palace diagonal: those rays come after the four).
+            let toward = orthogonal_direction(from, square);
+            let ray_wanted = |ray: usize| ray >= 4 || Some(ray) == toward;
+            self.piece_moves(tables, board_tables, from, ray_wanted, |mv| {
                 if mv.to == square {
                     moves.push(mv);
                 }
@@ -963,6 +967,7 @@ impl JanggiPosition {
         tables: &JanggiTables,
         board_tables: &BoardTables,
         from: u8,
+        ray_wanted: impl Fn(usize) -> bool,
         mut push: impl FnMut(Move),
     ) {
         let side = self.side;
@@ -1007,7 +1012,10 @@ impl JanggiPosition {
                 let rays = board_tables.rays[from as usize]
                     .iter()
                     .chain(tables.diagonal_rays[from as usize].iter());
-                for ray in rays {
+                for (index, ray) in rays.enumerate() {
+                    if !ray_wanted(index) {
+                        continue;
+                    }
                     for &to in ray.as_slice() {
                         let target = self.board[to as usize];
                         if target == 0 {
@@ -1025,7 +1033,10 @@ impl JanggiPosition {
                 let rays = board_tables.rays[from as usize]
                     .iter()
                     .chain(tables.diagonal_rays[from as usize].iter());
-                for ray in rays {
+                for (index, ray) in rays.enumerate() {
+                    if !ray_wanted(index) {
+                        continue;
+                    }
                     let mut screened = false;
                     for &to in ray.as_slice() {
                         let target = self.board[to as usize];

@@ -4,8 +4,8 @@
 //! [`super::game`]; this module answers questions about one position.
 
 use super::board9x10::{
-    board_move_name, check_piece_counts, open_file_between, parse_board_move, split_fen,
-    with_move_made, within_reach,
+    board_move_name, check_piece_counts, open_file_between, orthogonal_direction, parse_board_move,
+    split_fen, with_move_made, within_reach,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
@@ -442,7 +442,7 @@ impl XiangqiPosition {
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            self.piece_moves(tables, board_tables, from, |mv| moves.push(mv));
+            self.piece_moves(tables, board_tables, from, |_| true, |mv| moves.push(mv));
         }
     }
 
@@ -463,7 +463,11 @@ impl XiangqiPosition {
             if !within_reach(from, square, slider, 2) {
                 continue;
             }
-            self.piece_moves(tables, board_tables, from, |mv| {
+            // A slider's moves onto `square` lie on the one orthogonal ray toward it
+            // (or, in janggi, on a palace diagonal: those rays come after the four).
+            let toward = orthogonal_direction(from, square);
+            let ray_wanted = |ray: usize| ray >= 4 || Some(ray) == toward;
+            self.piece_moves(tables, board_tables, from, ray_wanted, |mv| {
                 if mv.to == square {
                     moves.push(mv);
                 }
@@ -478,6 +482,7 @@ impl XiangqiPosition {
         tables: &XiangqiTables,
         board_tables: &BoardTables,
         from: u8,
+        ray_wanted: impl Fn(usize) -> bool,
         mut push: impl FnMut(Move),
     ) {
         let side = self.side;
@@ -514,7 +519,10 @@ impl XiangqiPosition {
                 }
             }
             kind::CHARIOT => {
-                for ray in &board_tables.rays[from as usize] {
+                for (index, ray) in board_tables.rays[from as usize].iter().enumerate() {
+                    if !ray_wanted(index) {
+                        continue;
+                    }
                     for &to in ray.as_slice() {
                         let target = self.board[to as usize];
                         if target == 0 {
@@ -529,7 +537,10 @@ impl XiangqiPosition {
                 }
             }
             kind::CANNON => {
-                for ray in &board_tables.rays[from as usize] {
+                for (index, ray) in board_tables.rays[from as usize].iter().enumerate() {
+                    if !ray_wanted(index) {
+                        continue;
+                    }
                     let mut screened = false;
                     for &to in ray.as_slice() {
                         let target = self.board[to as usize];
