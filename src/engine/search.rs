@@ -7,7 +7,7 @@
 use super::eval::{tactical_moves, EngineRules, RepetitionRule, DECIDED, MATE, MATE_BOUND};
 use super::picker::MovePicker;
 use super::see::exchange_at_least;
-use super::table::{score_from_table, Bound, TranspositionTable};
+use super::table::{self, score_from_table, Bound, TranspositionTable};
 use super::{Score, SearchInfo};
 use crate::rules::{Move, MoveList};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -747,6 +747,14 @@ impl<P: EngineRules> Searcher<'_, P> {
         value.clamp(-DECIDED + 1, DECIDED - 1)
     }
 
+    /// Starts loading what the search of the position with `key` will read first: its
+    /// bucket of the transposition table and its slot of the evaluation cache.
+    #[inline]
+    fn prefetch(&self, key: u64) {
+        self.table.prefetch(key);
+        table::prefetch(&self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)]);
+    }
+
     /// The correction history's slot for `position`, if its game keeps one.
     #[inline]
     fn correction_slot(&self, position: &P) -> Option<usize> {
@@ -995,7 +1003,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             let mut child = position.clone();
             child.play_unchecked(mv);
-            self.table.prefetch(child.search_key());
+            self.prefetch(child.search_key());
             let gives_check = child.in_check();
             if late_quiet && !gives_check {
                 continue;
@@ -1305,7 +1313,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             let mut child = position.clone();
             child.play_unchecked(mv);
-            self.table.prefetch(child.search_key());
+            self.prefetch(child.search_key());
             let score = -self.quiescence(&child, -beta, -alpha, ply + 1, depth + 1);
             if self.aborted {
                 self.give_back_picker(ply, picker);

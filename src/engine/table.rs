@@ -5,6 +5,24 @@ use super::eval::MATE_BOUND;
 use crate::rules::Move;
 use std::sync::atomic::{AtomicU64, Ordering};
 
+/// Asks the processor to start loading the cache line of `item` (a hint that changes no
+/// result: the search prefetches the table's bucket and the evaluation cache's slot of a
+/// position as soon as it has played the move that leads there).
+#[inline]
+pub fn prefetch<T>(item: &T) {
+    #[cfg(target_arch = "x86_64")]
+    {
+        use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
+        let address: *const T = item;
+        // SAFETY: a prefetch never faults and reads nothing into the program; the address
+        // is that of a live value anyway, and SSE (which has the instruction) is part of
+        // every x86_64 processor.
+        unsafe { _mm_prefetch::<_MM_HINT_T0>(address.cast::<i8>()) };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = item;
+}
+
 /// What a stored score means relative to the window it was searched with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Bound {
@@ -159,17 +177,7 @@ impl TranspositionTable {
     /// not wait for memory. A hint only: it changes no result.
     #[inline]
     pub fn prefetch(&self, key: u64) {
-        #[cfg(target_arch = "x86_64")]
-        {
-            use std::arch::x86_64::{_mm_prefetch, _MM_HINT_T0};
-            let bucket: *const [Slot; BUCKET_SIZE] = &self.buckets[key as usize & self.mask];
-            // SAFETY: a prefetch never faults and reads nothing into the program; the
-            // address is that of a bucket of this table anyway, and SSE (which has the
-            // instruction) is part of every x86_64 processor.
-            unsafe { _mm_prefetch::<_MM_HINT_T0>(bucket.cast::<i8>()) };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = key;
+        prefetch(&self.buckets[key as usize & self.mask]);
     }
 
     /// The entry for `key`, if one is stored.
