@@ -1352,14 +1352,11 @@ impl EngineRules for ShogiPosition {
     }
 
     fn captures_to(&self, square: u8, moves: &mut MoveList) {
-        let target = 1u128 << square;
-        let mut pieces = self.occupied_by(self.side_to_move());
+        let mut pieces = self.attackers_of(square, self.side_to_move());
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            if self.attacks_from(from) & target != 0 {
-                moves.push(Move::new(from, square));
-            }
+            moves.push(Move::new(from, square));
         }
     }
 

@@ -76,6 +76,7 @@ mod tests {
     use crate::rules::janggi::{JanggiPosition, JanggiRules};
     use crate::rules::shogi::ShogiPosition;
     use crate::rules::xiangqi::XiangqiPosition;
+    use crate::rules::Position;
 
     fn xiangqi(fen: &str) -> XiangqiPosition {
         XiangqiPosition::from_fen(fen).unwrap()
@@ -211,5 +212,27 @@ mod tests {
             );
             assert!(checked > 10_000, "only {checked} moves compared");
         }
+    }
+
+    #[test]
+    fn shogi_recaptures_are_the_pieces_whose_reach_holds_the_square_in_board_order() {
+        let start = ShogiPosition::default();
+        // The old definition: every piece of the side to move, in square order, whose
+        // squares reached on the board include `square`.
+        let reaching = |position: &ShogiPosition, moves: &mut MoveList| {
+            let mut pieces = position.occupied_by(position.side_to_move());
+            while pieces != 0 {
+                let from = pieces.trailing_zeros() as u8;
+                pieces &= pieces - 1;
+                let mut reach = position.attacks_from(from);
+                while reach != 0 {
+                    let to = reach.trailing_zeros() as u8;
+                    reach &= reach - 1;
+                    moves.push(Move::new(from, to));
+                }
+            }
+        };
+        let checked = captures_to_equal_the_filtered_generation(&start, reaching, 60, 200);
+        assert!(checked > 10_000, "only {checked} moves compared");
     }
 }

@@ -835,11 +835,27 @@ impl ShogiPosition {
         occupied: u128,
         ignored: u8,
     ) -> bool {
+        self.attackers_on::<true>(tables, square, attacker, occupied, ignored) != 0
+    }
+
+    /// The squares of `attacker`'s pieces that attack `square` on the board with
+    /// occupancy `occupied`, less `ignored`; with `FIRST_ONLY`, only the first one found
+    /// (enough for [`Self::attacked`], which asks whether there is any).
+    #[inline(always)]
+    fn attackers_on<const FIRST_ONLY: bool>(
+        &self,
+        tables: &ShogiTables,
+        square: u8,
+        attacker: Side,
+        occupied: u128,
+        ignored: u8,
+    ) -> u128 {
         let square_index = square as usize;
         if square_index >= SQUARE_COUNT {
             // No king on the board (tsume): nothing to attack.
-            return false;
+            return 0;
         }
+        let mut found = 0u128;
         let knight = piece(attacker, KNIGHT);
         // A knight of the attacker reaches `square` from where a defending knight on it would land.
         let mut knights =
@@ -848,7 +864,10 @@ impl ShogiPosition {
             let from = knights.trailing_zeros() as u8;
             knights &= knights - 1;
             if from != ignored && self.board[from as usize] == knight {
-                return true;
+                found |= bit(from);
+                if FIRST_ONLY {
+                    return found;
+                }
             }
         }
         for direction in 0..8 {
@@ -869,10 +888,19 @@ impl ShogiPosition {
                 reach |= tables.step_directions[code as usize];
             }
             if reach & (1 << (direction ^ 1)) != 0 {
-                return true;
+                found |= bit(from);
+                if FIRST_ONLY {
+                    return found;
+                }
             }
         }
-        false
+        found
+    }
+
+    /// The squares of `attacker`'s pieces that attack `square` on the current board: the
+    /// pieces that could capture there, which the engine's exchanges take in turn.
+    pub fn attackers_of(&self, square: u8, attacker: Side) -> u128 {
+        self.attackers_on::<false>(&TABLES, square, attacker, self.all_occupied(), NO_SQUARE)
     }
 
     /// True when `side`'s king is attacked.
