@@ -1660,4 +1660,49 @@ mod tests {
         // Xiangqi keeps no correction: its screens found no gain.
         assert_eq!(XiangqiPosition::default().correction_key(), None);
     }
+
+    /// Plays random games from `start` and checks at every position that the captures
+    /// the quiescence search and the move picker are given are the legal moves that
+    /// capture, in the order of the full generation.
+    fn captures_are_the_legal_moves_that_capture<P: EngineRules>(start: &P) -> usize {
+        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut position = start.clone();
+            for _ in 0..160 {
+                let mut legal = MoveList::new();
+                position.legal_moves(&mut legal);
+                let expected: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&mv| position.victim_value(mv) > 0)
+                    .collect();
+                let mut captures = MoveList::new();
+                position.capture_moves(&mut captures);
+                assert_eq!(captures.as_slice(), expected.as_slice());
+                let mut tactical = MoveList::new();
+                position.tactical_moves(&mut tactical);
+                assert_eq!(tactical.as_slice(), expected.as_slice());
+                checked += expected.len();
+                if legal.is_empty() || position.position_end().is_some() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                position.play_unchecked(legal.as_slice()[state as usize % legal.len()]);
+            }
+        }
+        checked
+    }
+
+    #[test]
+    fn nine_by_ten_captures_are_the_legal_moves_that_capture_in_generation_order() {
+        assert!(captures_are_the_legal_moves_that_capture(&XiangqiPosition::default()) > 1_000);
+        for rules in [JanggiRules::KJA, JanggiRules::GUNGJANGGI] {
+            assert!(
+                captures_are_the_legal_moves_that_capture(&JanggiPosition::start(rules)) > 1_000
+            );
+        }
+    }
 }

@@ -921,13 +921,31 @@ impl JanggiPosition {
 
     /// Appends every pseudo-legal move (the pass excluded).
     pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
+        self.pseudo_legal_moves_kept(moves, |_| true);
+    }
+
+    /// Appends the pseudo-legal moves that `keep` accepts, in the order of
+    /// [`Self::pseudo_legal_moves`] (the captures alone, for the quiescence search,
+    /// without listing the quiet moves first).
+    #[inline(always)]
+    fn pseudo_legal_moves_kept(&self, moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
         let tables = &*TABLES;
         let board_tables = &*TABLES_9X10;
         let mut pieces = self.occupied[self.side.index()];
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            self.piece_moves(tables, board_tables, from, |_| true, |mv| moves.push(mv));
+            self.piece_moves(
+                tables,
+                board_tables,
+                from,
+                |_| true,
+                |mv| {
+                    if keep(mv) {
+                        moves.push(mv);
+                    }
+                },
+            );
         }
     }
 
@@ -1128,9 +1146,10 @@ impl JanggiPosition {
             return;
         }
         let mut pseudo = MoveList::new();
-        self.pseudo_legal_moves(&mut pseudo);
         if captures_only {
-            pseudo.retain(|mv| self.board[mv.to as usize] != 0);
+            self.pseudo_legal_moves_kept(&mut pseudo, |mv| self.board[mv.to as usize] != 0);
+        } else {
+            self.pseudo_legal_moves(&mut pseudo);
         }
         let in_check = self.in_check();
         let bikjang = self.bikjang_pending();

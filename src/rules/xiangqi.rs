@@ -436,13 +436,31 @@ impl XiangqiPosition {
 
     /// Appends every pseudo-legal move (legal except for leaving the king attacked).
     pub fn pseudo_legal_moves(&self, moves: &mut MoveList) {
+        self.pseudo_legal_moves_kept(moves, |_| true);
+    }
+
+    /// Appends the pseudo-legal moves that `keep` accepts, in the order of
+    /// [`Self::pseudo_legal_moves`] (the captures alone, for the quiescence search,
+    /// without listing the quiet moves first).
+    #[inline(always)]
+    fn pseudo_legal_moves_kept(&self, moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
         let tables = &*TABLES;
         let board_tables = &*TABLES_9X10;
         let mut pieces = self.occupied[self.side.index()];
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            self.piece_moves(tables, board_tables, from, |_| true, |mv| moves.push(mv));
+            self.piece_moves(
+                tables,
+                board_tables,
+                from,
+                |_| true,
+                |mv| {
+                    if keep(mv) {
+                        moves.push(mv);
+                    }
+                },
+            );
         }
     }
 
@@ -591,9 +609,10 @@ impl XiangqiPosition {
     /// without testing the king's safety after every quiet move).
     fn legal_moves_filtered(&self, moves: &mut MoveList, captures_only: bool) {
         let mut pseudo = MoveList::new();
-        self.pseudo_legal_moves(&mut pseudo);
         if captures_only {
-            pseudo.retain(|mv| self.board[mv.to as usize] != 0);
+            self.pseudo_legal_moves_kept(&mut pseudo, |mv| self.board[mv.to as usize] != 0);
+        } else {
+            self.pseudo_legal_moves(&mut pseudo);
         }
         let in_check = self.in_check();
         let mut scratch = self.clone();
