@@ -102,6 +102,18 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// not): exactly the legal moves with a positive [`EngineRules::victim_value`],
     /// generated without the quiet moves (the move picker's first stage).
     fn capture_moves(&self, moves: &mut MoveList);
+    /// Appends the legal moves with no [`EngineRules::victim_value`], in the order of
+    /// [`Position::legal_moves`], after the moves already in `moves` (the move picker's
+    /// quiet stage, which has the captures already).
+    fn quiet_moves(&self, moves: &mut MoveList) {
+        let kept = moves.len();
+        self.legal_moves(moves);
+        let mut index = 0;
+        moves.retain(|mv| {
+            index += 1;
+            index <= kept || self.victim_value(mv) == 0
+        });
+    }
     /// Whether `mv` is a legal move here, as the rules decide it, when they can say so
     /// more cheaply than by generating every legal move; `None` when they cannot (then
     /// the move picker waits for the generation before trying a hash move or killer).
@@ -1364,6 +1376,10 @@ impl EngineRules for ShogiPosition {
         self.legal_board_moves_to(self.occupied_by(self.side_to_move().opponent()), moves);
     }
 
+    fn quiet_moves(&self, moves: &mut MoveList) {
+        self.legal_quiet_moves(moves);
+    }
+
     fn quick_legality(&self, mv: Move) -> Option<bool> {
         Some(self.check_move(mv).is_ok())
     }
@@ -1704,5 +1720,38 @@ mod tests {
                 captures_are_the_legal_moves_that_capture(&JanggiPosition::start(rules)) > 1_000
             );
         }
+    }
+
+    #[test]
+    fn shogi_quiet_moves_are_the_legal_moves_that_take_nothing_in_generation_order() {
+        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
+        let mut checked = 0;
+        for _ in 0..40 {
+            let mut position = ShogiPosition::default();
+            for _ in 0..200 {
+                let mut legal = MoveList::new();
+                position.legal_moves(&mut legal);
+                let quiet: Vec<Move> = legal
+                    .iter()
+                    .copied()
+                    .filter(|&mv| position.victim_value(mv) == 0)
+                    .collect();
+                // Appended after what the list holds already, as the move picker asks.
+                let mut moves = MoveList::new();
+                moves.push(Move::new(0, 1));
+                position.quiet_moves(&mut moves);
+                assert_eq!(moves.as_slice()[0], Move::new(0, 1));
+                assert_eq!(&moves.as_slice()[1..], quiet.as_slice());
+                checked += quiet.len();
+                if legal.is_empty() || position.position_end().is_some() {
+                    break;
+                }
+                state ^= state << 13;
+                state ^= state >> 7;
+                state ^= state << 17;
+                position.play_unchecked(legal.as_slice()[state as usize % legal.len()]);
+            }
+        }
+        assert!(checked > 10_000, "only {checked} moves compared");
     }
 }

@@ -179,14 +179,8 @@ impl MovePicker {
                 }
                 Stage::GenerateQuiets => {
                     if !self.generated_all {
-                        // Appended after the captures, then the captures among them dropped.
-                        position.legal_moves(&mut self.moves);
-                        let mut index = 0;
-                        let captures = self.captures_end;
-                        self.moves.retain(|mv| {
-                            index += 1;
-                            index <= captures || position.victim_value(mv) == 0
-                        });
+                        // Appended after the captures.
+                        position.quiet_moves(&mut self.moves);
                     }
                     for index in self.captures_end..self.moves.len() {
                         self.scores[index] = score_quiet(self.moves.as_slice()[index]);

@@ -1085,6 +1085,13 @@ impl ShogiPosition {
         self.generate_within(moves, targets & BOARD_MASK, false);
     }
 
+    /// Appends the legal moves that capture nothing: board moves onto empty squares and
+    /// drops, in the order of [`Position::legal_moves`] (the move picker's quiet moves,
+    /// without generating the captures a second time).
+    pub fn legal_quiet_moves(&self, moves: &mut MoveList) {
+        self.generate_within(moves, !self.all_occupied() & BOARD_MASK, true);
+    }
+
     /// The legal moves landing on `within`, drops included when `drops` is true.
     #[inline]
     fn generate_within<S: MoveSink>(&self, sink: &mut S, within: u128, drops: bool) {
