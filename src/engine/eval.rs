@@ -697,6 +697,10 @@ impl EngineRules for XiangqiPosition {
         self.legal_captures(moves);
     }
 
+    fn quiet_moves(&self, moves: &mut MoveList) {
+        self.legal_quiet_moves(moves);
+    }
+
     fn quick_legality(&self, mv: Move) -> Option<bool> {
         Some(self.check_move(mv).is_ok())
     }
@@ -1722,12 +1726,14 @@ mod tests {
         }
     }
 
-    #[test]
-    fn shogi_quiet_moves_are_the_legal_moves_that_take_nothing_in_generation_order() {
+    /// Plays random games from `start` and checks at every position that the move
+    /// picker's quiet moves are the legal moves that take nothing, in generation order,
+    /// appended after what the list held.
+    fn quiet_moves_are_the_legal_moves_that_take_nothing<P: EngineRules>(start: &P) {
         let mut state: u64 = 0x2545_F491_4F6C_DD1D;
         let mut checked = 0;
         for _ in 0..40 {
-            let mut position = ShogiPosition::default();
+            let mut position = start.clone();
             for _ in 0..200 {
                 let mut legal = MoveList::new();
                 position.legal_moves(&mut legal);
@@ -1753,5 +1759,12 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "only {checked} moves compared");
+    }
+
+    #[test]
+    fn quiet_moves_are_the_legal_moves_that_take_nothing_in_generation_order() {
+        quiet_moves_are_the_legal_moves_that_take_nothing(&ShogiPosition::default());
+        quiet_moves_are_the_legal_moves_that_take_nothing(&XiangqiPosition::default());
+        quiet_moves_are_the_legal_moves_that_take_nothing(&JanggiPosition::start(JanggiRules::KJA));
     }
 }

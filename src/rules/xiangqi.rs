@@ -604,16 +604,12 @@ impl XiangqiPosition {
         })
     }
 
-    /// Appends the pseudo-legal moves that leave the king safe; with `captures_only`,
-    /// only the captures among them (the CPU's quiescence search needs those alone,
-    /// without testing the king's safety after every quiet move).
-    fn legal_moves_filtered(&self, moves: &mut MoveList, captures_only: bool) {
+    /// Appends the pseudo-legal moves that `keep` accepts and that leave the king safe
+    /// (the CPU's quiescence search wants the captures alone, its move picker the quiet
+    /// moves after the captures: neither tests the king's safety after the other moves).
+    fn legal_moves_filtered(&self, moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
         let mut pseudo = MoveList::new();
-        if captures_only {
-            self.pseudo_legal_moves_kept(&mut pseudo, |mv| self.board[mv.to as usize] != 0);
-        } else {
-            self.pseudo_legal_moves(&mut pseudo);
-        }
+        self.pseudo_legal_moves_kept(&mut pseudo, keep);
         let in_check = self.in_check();
         let mut scratch = self.clone();
         for &mv in pseudo.iter() {
@@ -626,7 +622,13 @@ impl XiangqiPosition {
     /// Appends the legal captures only: the same moves as [`Position::legal_moves`]
     /// keeps when filtered by [`XiangqiPosition::is_capture`].
     pub fn legal_captures(&self, moves: &mut MoveList) {
-        self.legal_moves_filtered(moves, true);
+        self.legal_moves_filtered(moves, |mv| self.board[mv.to as usize] != 0);
+    }
+
+    /// Appends the legal moves that capture nothing, in the order of
+    /// [`Position::legal_moves`].
+    pub fn legal_quiet_moves(&self, moves: &mut MoveList) {
+        self.legal_moves_filtered(moves, |mv| self.board[mv.to as usize] == 0);
     }
 
     /// Checks a move and says why it is illegal, if it is.
@@ -692,7 +694,7 @@ impl Position for XiangqiPosition {
     }
 
     fn legal_moves(&self, moves: &mut MoveList) {
-        self.legal_moves_filtered(moves, false);
+        self.legal_moves_filtered(moves, |_| true);
     }
 
     #[inline]
