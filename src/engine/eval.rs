@@ -1719,7 +1719,11 @@ mod tests {
     #[test]
     fn nine_by_ten_captures_are_the_legal_moves_that_capture_in_generation_order() {
         assert!(captures_are_the_legal_moves_that_capture(&XiangqiPosition::default()) > 1_000);
-        for rules in [JanggiRules::KJA, JanggiRules::GUNGJANGGI] {
+        for rules in [
+            JanggiRules::KJA,
+            JanggiRules::GUNGJANGGI,
+            JanggiRules::GUNGJANGGI_DAN,
+        ] {
             assert!(
                 captures_are_the_legal_moves_that_capture(&JanggiPosition::start(rules)) > 1_000
             );

@@ -8,7 +8,7 @@
 //! score ([`MovePicker::fill`]) and take them best first.
 //!
 //! Legality is the rules' business throughout: captures come from
-//! [`EngineRules::capture_moves`], the quiet moves from [`crate::rules::Position::legal_moves`], and a
+//! [`EngineRules::capture_moves`], the quiet moves from [`EngineRules::quiet_moves`], and a
 //! hash move or killer tried before generation is checked by
 //! [`EngineRules::quick_legality`] (games without a quick check generate every legal
 //! move first and take those moves from the list).
@@ -239,8 +239,8 @@ impl MovePicker {
     }
 
     /// The index of the best-scored move in `start..end` (the first of equals). Two
-    /// passes, the highest score and then where it first stands, because both compile to
-    /// vector instructions, where one pass keeping the index branches at every move.
+    /// passes, the highest score and then where it first stands, instead of one that
+    /// carries an index through a branch at every move: the first pass vectorises.
     #[inline]
     fn best_from(&self, start: usize, end: usize) -> usize {
         let scores = &self.scores[start..end];

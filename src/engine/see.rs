@@ -202,7 +202,11 @@ mod tests {
 
     #[test]
     fn janggi_moves_onto_a_square_are_the_generated_moves_onto_it_in_order() {
-        for rules in [JanggiRules::KJA, JanggiRules::GUNGJANGGI] {
+        for rules in [
+            JanggiRules::KJA,
+            JanggiRules::GUNGJANGGI,
+            JanggiRules::GUNGJANGGI_DAN,
+        ] {
             let start = JanggiPosition::start(rules);
             let checked = captures_to_equal_the_filtered_generation(
                 &start,

@@ -60,8 +60,9 @@ pub fn within_reach(from: u8, to: u8, slider: bool, reach: u8) -> bool {
     (slider && (files == 0 || ranks == 0)) || files.max(ranks) <= reach
 }
 
-/// The index in [`ORTHOGONAL`] (and so in a square's orthogonal rays) of the direction
-/// from `from` toward `to` along a file or rank; `None` when they share neither.
+/// The index in [`ORTHOGONAL`] (and so in `BoardTables::rays` of a square) of the
+/// direction from `from` toward `to` along a file or rank; `None` when they share
+/// neither. Not the order of [`nearest`]'s directions.
 #[inline]
 pub fn orthogonal_direction(from: u8, to: u8) -> Option<usize> {
     let step = (

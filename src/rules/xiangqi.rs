@@ -481,10 +481,9 @@ impl XiangqiPosition {
             if !within_reach(from, square, slider, 2) {
                 continue;
             }
-            // A slider's moves onto `square` lie on the one orthogonal ray toward it
-            // (or, in janggi, on a palace diagonal: those rays come after the four).
+            // A slider's moves onto `square` lie on the one ray toward it.
             let toward = orthogonal_direction(from, square);
-            let ray_wanted = |ray: usize| ray >= 4 || Some(ray) == toward;
+            let ray_wanted = |ray: usize| Some(ray) == toward;
             self.piece_moves(tables, board_tables, from, ray_wanted, |mv| {
                 if mv.to == square {
                     moves.push(mv);
