@@ -1412,6 +1412,7 @@ pub fn tactical_moves<P: EngineRules>(position: &P, moves: &mut MoveList) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::playouts::random_playouts;
     use crate::rules::janggi::JanggiRules;
 
     /// The FENs of a perft data file (`tests/data/<name>.perft`).
@@ -1685,34 +1686,21 @@ mod tests {
     /// the quiescence search and the move picker are given are the legal moves that
     /// capture, in the order of the full generation.
     fn captures_are_the_legal_moves_that_capture<P: EngineRules>(start: &P) -> usize {
-        let mut state: u64 = 0x9E37_79B9_7F4A_7C15;
         let mut checked = 0;
-        for _ in 0..40 {
-            let mut position = start.clone();
-            for _ in 0..160 {
-                let mut legal = MoveList::new();
-                position.legal_moves(&mut legal);
-                let expected: Vec<Move> = legal
-                    .iter()
-                    .copied()
-                    .filter(|&mv| position.victim_value(mv) > 0)
-                    .collect();
-                let mut captures = MoveList::new();
-                position.capture_moves(&mut captures);
-                assert_eq!(captures.as_slice(), expected.as_slice());
-                let mut tactical = MoveList::new();
-                position.tactical_moves(&mut tactical);
-                assert_eq!(tactical.as_slice(), expected.as_slice());
-                checked += expected.len();
-                if legal.is_empty() || position.position_end().is_some() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                position.play_unchecked(legal.as_slice()[state as usize % legal.len()]);
-            }
-        }
+        random_playouts(start, 0x9E37_79B9_7F4A_7C15, 40, 160, |position, legal| {
+            let expected: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&mv| position.victim_value(mv) > 0)
+                .collect();
+            let mut captures = MoveList::new();
+            position.capture_moves(&mut captures);
+            assert_eq!(captures.as_slice(), expected.as_slice());
+            let mut tactical = MoveList::new();
+            position.tactical_moves(&mut tactical);
+            assert_eq!(tactical.as_slice(), expected.as_slice());
+            checked += expected.len();
+        });
         checked
     }
 
@@ -1734,34 +1722,21 @@ mod tests {
     /// picker's quiet moves are the legal moves that take nothing, in generation order,
     /// appended after what the list held.
     fn quiet_moves_are_the_legal_moves_that_take_nothing<P: EngineRules>(start: &P) {
-        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
         let mut checked = 0;
-        for _ in 0..40 {
-            let mut position = start.clone();
-            for _ in 0..200 {
-                let mut legal = MoveList::new();
-                position.legal_moves(&mut legal);
-                let quiet: Vec<Move> = legal
-                    .iter()
-                    .copied()
-                    .filter(|&mv| position.victim_value(mv) == 0)
-                    .collect();
-                // Appended after what the list holds already, as the move picker asks.
-                let mut moves = MoveList::new();
-                moves.push(Move::new(0, 1));
-                position.quiet_moves(&mut moves);
-                assert_eq!(moves.as_slice()[0], Move::new(0, 1));
-                assert_eq!(&moves.as_slice()[1..], quiet.as_slice());
-                checked += quiet.len();
-                if legal.is_empty() || position.position_end().is_some() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                position.play_unchecked(legal.as_slice()[state as usize % legal.len()]);
-            }
-        }
+        random_playouts(start, 0x2545_F491_4F6C_DD1D, 40, 200, |position, legal| {
+            let quiet: Vec<Move> = legal
+                .iter()
+                .copied()
+                .filter(|&mv| position.victim_value(mv) == 0)
+                .collect();
+            // Appended after what the list holds already, as the move picker asks.
+            let mut moves = MoveList::new();
+            moves.push(Move::new(0, 1));
+            position.quiet_moves(&mut moves);
+            assert_eq!(moves.as_slice()[0], Move::new(0, 1));
+            assert_eq!(&moves.as_slice()[1..], quiet.as_slice());
+            checked += quiet.len();
+        });
         assert!(checked > 10_000, "only {checked} moves compared");
     }
 

@@ -10,6 +10,8 @@ pub mod eval;
 pub mod mate;
 pub mod perception;
 pub mod picker;
+#[cfg(test)]
+mod playouts;
 pub mod report;
 pub mod search;
 pub mod see;

@@ -73,6 +73,7 @@ pub fn exchange_at_least<P: EngineRules>(position: &P, mv: Move, threshold: i32)
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::playouts::random_playouts;
     use crate::rules::janggi::{JanggiPosition, JanggiRules};
     use crate::rules::shogi::ShogiPosition;
     use crate::rules::xiangqi::XiangqiPosition;
@@ -159,13 +160,15 @@ mod tests {
         playouts: usize,
         plies: usize,
     ) -> usize {
-        let mut state: u64 = 0x2545_F491_4F6C_DD1D;
         let mut checked = 0;
-        for _ in 0..playouts {
-            let mut position = start.clone();
-            for _ in 0..plies {
+        random_playouts(
+            start,
+            0x2545_F491_4F6C_DD1D,
+            playouts,
+            plies,
+            |position, _| {
                 let mut all = MoveList::new();
-                pseudo_legal(&position, &mut all);
+                pseudo_legal(position, &mut all);
                 for square in 0..90u8 {
                     let expected: Vec<Move> =
                         all.iter().copied().filter(|mv| mv.to == square).collect();
@@ -174,17 +177,8 @@ mod tests {
                     assert_eq!(onto.as_slice(), expected.as_slice(), "square {square}");
                     checked += expected.len();
                 }
-                let mut legal = MoveList::new();
-                position.legal_moves(&mut legal);
-                if legal.is_empty() || position.position_end().is_some() {
-                    break;
-                }
-                state ^= state << 13;
-                state ^= state >> 7;
-                state ^= state << 17;
-                position.play_unchecked(legal.as_slice()[state as usize % legal.len()]);
-            }
-        }
+            },
+        );
         checked
     }
 

@@ -929,49 +929,50 @@ impl JanggiPosition {
     /// without listing the quiet moves first).
     #[inline(always)]
     fn pseudo_legal_moves_kept(&self, moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
-        let tables = &*TABLES;
-        let board_tables = &*TABLES_9X10;
-        let mut pieces = self.occupied[self.side.index()];
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as u8;
-            pieces &= pieces - 1;
-            self.piece_moves(
-                tables,
-                board_tables,
-                from,
-                |_| true,
-                |mv| {
-                    if keep(mv) {
-                        moves.push(mv);
-                    }
-                },
-            );
-        }
+        self.moves_of_pieces(moves, |_| Some(|_: usize| true), keep);
     }
 
     /// Appends the pseudo-legal moves onto `square`, in the order of
     /// [`Self::pseudo_legal_moves`]: an exchange on one square needs only these, and
     /// generating every move of the side for them cost more than the exchange itself.
     pub fn pseudo_legal_moves_to(&self, square: u8, moves: &mut MoveList) {
+        let rays_toward_square = |from: u8| {
+            let slider = matches!(
+                kind_of(self.board[from as usize]),
+                kind::CHARIOT | kind::CANNON
+            );
+            if !within_reach(from, square, slider, if slider { 2 } else { 3 }) {
+                return None;
+            }
+            // A slider's moves onto `square` lie on the one orthogonal ray toward it
+            // (or, in janggi, on a palace diagonal: those rays come after the four).
+            let toward = orthogonal_direction(from, square);
+            Some(move |ray: usize| ray >= 4 || Some(ray) == toward)
+        };
+        self.moves_of_pieces(moves, rays_toward_square, |mv| mv.to == square);
+    }
+
+    /// The one loop over the side to move's pieces behind the generators above:
+    /// `rays_of(from)` says which of a piece's rays to walk (`None` skips the piece)
+    /// and `keep` which of its moves to append.
+    #[inline(always)]
+    fn moves_of_pieces<Rays: Fn(usize) -> bool>(
+        &self,
+        moves: &mut MoveList,
+        rays_of: impl Fn(u8) -> Option<Rays>,
+        keep: impl Fn(Move) -> bool,
+    ) {
         let tables = &*TABLES;
         let board_tables = &*TABLES_9X10;
         let mut pieces = self.occupied[self.side.index()];
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;
             pieces &= pieces - 1;
-            let slider = matches!(
-                kind_of(self.board[from as usize]),
-                kind::CHARIOT | kind::CANNON
-            );
-            if !within_reach(from, square, slider, if slider { 2 } else { 3 }) {
+            let Some(ray_wanted) = rays_of(from) else {
                 continue;
-            }
-            // A slider's moves onto `square` lie on the one orthogonal ray toward it
-            // (or, in janggi, on a palace diagonal: those rays come after the four).
-            let toward = orthogonal_direction(from, square);
-            let ray_wanted = |ray: usize| ray >= 4 || Some(ray) == toward;
+            };
             self.piece_moves(tables, board_tables, from, ray_wanted, |mv| {
-                if mv.to == square {
+                if keep(mv) {
                     moves.push(mv);
                 }
             });
