@@ -1397,8 +1397,8 @@ fn order_by_subtree_nodes(moves: &mut [Move], subtree_nodes: &[u64]) {
 /// percent of the search when computed at every move), computed beyond it.
 #[inline]
 fn lmr(depth: i32, searched: usize) -> i32 {
-    static TABLE: LazyLock<[[u8; LMR_TABLE_SIZE]; LMR_TABLE_SIZE]> = LazyLock::new(|| {
-        let mut table = [[0; LMR_TABLE_SIZE]; LMR_TABLE_SIZE];
+    static TABLE: LazyLock<[[u8; LMR_TABLE_MOVES]; LMR_TABLE_DEPTHS]> = LazyLock::new(|| {
+        let mut table = [[0; LMR_TABLE_MOVES]; LMR_TABLE_DEPTHS];
         for (depth, row) in table.iter_mut().enumerate() {
             for (searched, entry) in row.iter_mut().enumerate() {
                 *entry = computed_lmr(depth as i32, searched).clamp(0, u8::MAX as i32) as u8;
@@ -1408,7 +1408,7 @@ fn lmr(depth: i32, searched: usize) -> i32 {
     });
     match usize::try_from(depth) {
         Ok(row)
-            if (1..LMR_TABLE_SIZE).contains(&row) && (1..LMR_TABLE_SIZE).contains(&searched) =>
+            if (1..LMR_TABLE_DEPTHS).contains(&row) && (1..LMR_TABLE_MOVES).contains(&searched) =>
         {
             TABLE[row][searched] as i32
         }
@@ -1416,8 +1416,11 @@ fn lmr(depth: i32, searched: usize) -> i32 {
     }
 }
 
-/// Depths and move counts below this read [`lmr`] from its table.
-const LMR_TABLE_SIZE: usize = 64;
+/// Depths below this read [`lmr`] from its table.
+const LMR_TABLE_DEPTHS: usize = 64;
+/// Move counts below this read [`lmr`] from its table (shogi's drops and janggi's moves
+/// often pass 64, where the logarithms still cost half a percent).
+const LMR_TABLE_MOVES: usize = 256;
 
 /// [`lmr`]'s formula.
 fn computed_lmr(depth: i32, searched: usize) -> i32 {

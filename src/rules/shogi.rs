@@ -1085,6 +1085,31 @@ impl ShogiPosition {
         self.generate_within(moves, targets & BOARD_MASK, false);
     }
 
+    /// Appends the legal captures and the legal promotions of rooks and bishops (the
+    /// CPU's quiescence moves), in the order of [`Position::legal_moves`], without
+    /// generating the other moves: only rooks and bishops are given the empty squares.
+    pub fn legal_tactical_moves(&self, moves: &mut MoveList) {
+        let them = self.occupied[self.side.opponent().index()];
+        let empty = !self.all_occupied() & BOARD_MASK;
+        let start = moves.len();
+        self.generate_masked(
+            moves,
+            |_, code| {
+                if matches!(kind_of(code), ROOK | BISHOP) {
+                    them | empty
+                } else {
+                    them
+                }
+            },
+            |_| 0,
+        );
+        let mut index = 0;
+        moves.retain(|mv| {
+            index += 1;
+            index <= start || mv.is_promotion() || them & bit(mv.to) != 0
+        });
+    }
+
     /// Appends the legal moves that capture nothing: board moves onto empty squares and
     /// drops, in the order of [`Position::legal_moves`] (the move picker's quiet moves,
     /// without generating the captures a second time).
