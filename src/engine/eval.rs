@@ -326,7 +326,7 @@ fn fitted_evaluation(
     own: [u128; 2],
     kings: [u8; 2],
     side_to_move: Side,
-    attacks_from: Option<&dyn Fn(u8) -> u128>,
+    attacks_from: Option<impl Fn(u8) -> u128>,
 ) -> i32 {
     let occupied = own[0] | own[1];
     let mut tally = AttackTally::default();
@@ -355,7 +355,7 @@ fn fitted_evaluation(
         endgame_shift[index] += model.endgame_shifts[piece_kind as usize][relative] as i32;
         // Janggi reads its mobility off each piece's attacks, which its threat terms need
         // anyway; the palace diagonals are left out of the mobility (as the fit leaves them).
-        let attacks = attacks_from.map(|attacks_from| {
+        let attacks = attacks_from.as_ref().map(|attacks_from| {
             let attacks = attacks_from(square);
             tally.add(piece_kind, index, attacks, own[index]);
             attacks
@@ -627,7 +627,7 @@ impl EngineRules for XiangqiPosition {
             own,
             kings,
             self.side_to_move(),
-            None,
+            None::<fn(u8) -> u128>,
         )
     }
 
@@ -778,7 +778,7 @@ impl EngineRules for JanggiPosition {
             own,
             kings,
             self.side_to_move(),
-            Some(&attacks_from),
+            Some(attacks_from),
         );
         // Han's 1.5 points (덤) count in every scored ending.
         let han = if self.rules().scoring { 150 } else { 0 };
