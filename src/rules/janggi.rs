@@ -693,41 +693,52 @@ impl JanggiPosition {
         open_file_between(&self.board, self.kings[0], self.kings[1])
     }
 
-    /// True when `square` is attacked by a piece of `attacker` on `board`.
-    fn attacked_on(board: &[u8; 90], square: u8, attacker: Side) -> bool {
+    /// True when `square` is attacked by a piece of `attacker` on `board`, whose occupied
+    /// squares are `occupied`.
+    fn attacked_on(board: &[u8; 90], occupied: u128, square: u8, attacker: Side) -> bool {
         let tables = &*TABLES;
         let board_tables = &*TABLES_9X10;
         let chariot = piece(attacker, kind::CHARIOT);
         let cannon = piece(attacker, kind::CANNON);
-        let line_attack = |ray: &[u8]| -> bool {
+        // Along a file or rank: a chariot first, or a cannon over one screen that is not
+        // a cannon (a cannon can neither jump nor be jumped by a cannon).
+        for (direction, lines) in LINES.iter().enumerate() {
+            let Some(first) = nearest(lines[square as usize] & occupied, direction) else {
+                continue;
+            };
+            let code = board[first as usize];
+            if code == chariot {
+                return true;
+            }
+            if kind_of(code) == kind::CANNON {
+                continue;
+            }
+            if let Some(second) = nearest(lines[first as usize] & occupied, direction) {
+                if board[second as usize] == cannon {
+                    return true;
+                }
+            }
+        }
+        for ray in &tables.diagonal_rays[square as usize] {
             let mut screened = false;
-            for &next in ray {
+            for &next in ray.as_slice() {
                 let code = board[next as usize];
                 if code == 0 {
                     continue;
                 }
                 if screened {
-                    return code == cannon;
+                    if code == cannon {
+                        return true;
+                    }
+                    break;
                 }
                 if code == chariot {
                     return true;
                 }
                 if kind_of(code) == kind::CANNON {
-                    // A cannon can neither jump nor be jumped by a cannon.
-                    return false;
+                    break;
                 }
                 screened = true;
-            }
-            false
-        };
-        for ray in &board_tables.rays[square as usize] {
-            if line_attack(ray.as_slice()) {
-                return true;
-            }
-        }
-        for ray in &tables.diagonal_rays[square as usize] {
-            if line_attack(ray.as_slice()) {
-                return true;
             }
         }
         let horse = piece(attacker, kind::HORSE);
@@ -766,16 +777,33 @@ impl JanggiPosition {
 
     /// True when `side`'s king is attacked.
     pub fn is_king_attacked(&self, side: Side) -> bool {
-        self.king_attacked_on(&self.board, self.kings[side.index()], side)
+        self.king_attacked_on(
+            &self.board,
+            self.all_occupied(),
+            self.kings[side.index()],
+            side,
+        )
+    }
+
+    /// Every occupied square, one bit per square.
+    #[inline]
+    fn all_occupied(&self) -> u128 {
+        self.occupied[0] | self.occupied[1]
     }
 
     /// True when `side`'s king, standing on `king_square` of `board`, is attacked: by
     /// ordinary pieces, and in gungjanggi also by a promoted enemy king facing it on an open
     /// file (rule 4) and by promoted soldiers and advisors (rules 11 and 12).
     #[inline]
-    fn king_attacked_on(&self, board: &[u8; 90], king_square: u8, side: Side) -> bool {
+    fn king_attacked_on(
+        &self,
+        board: &[u8; 90],
+        occupied: u128,
+        king_square: u8,
+        side: Side,
+    ) -> bool {
         let attacker = side.opponent();
-        if Self::attacked_on(board, king_square, attacker) {
+        if Self::attacked_on(board, occupied, king_square, attacker) {
             return true;
         }
         if self.rules.gungjanggi.is_none() {
@@ -797,7 +825,7 @@ impl JanggiPosition {
 
     /// True when `square` is attacked by `attacker` (for the interface and the CPU).
     pub fn is_attacked(&self, square: u8, attacker: Side) -> bool {
-        Self::attacked_on(&self.board, square, attacker)
+        Self::attacked_on(&self.board, self.all_occupied(), square, attacker)
     }
 
     /// The squares the piece on `square` attacks, own pieces included (those it defends),
@@ -1103,11 +1131,12 @@ impl JanggiPosition {
         let no_second_bikjang =
             self.gung.bikjang_called[side.index()] && self.gung.king_promoted == [false; 2];
         let other_king = self.kings[side.opponent().index()];
+        let occupied = self.occupied_after(mv);
         let mut board = self.board;
         with_move_made(&mut board, mv, |board| {
             let calls_again =
                 no_second_bikjang && open_file_between(board, king_square, other_king);
-            !calls_again && !self.king_attacked_on(board, king_square, side)
+            !calls_again && !self.king_attacked_on(board, occupied, king_square, side)
         })
     }
 
@@ -1181,11 +1210,18 @@ impl JanggiPosition {
         let king = self.kings[side.index()];
         let other = self.kings[side.opponent().index()];
         let king_square = if mv.from == king { mv.to } else { king };
+        let occupied = self.occupied_after(mv);
         let mut board = self.board;
         with_move_made(&mut board, mv, |board| {
-            !self.king_attacked_on(board, king_square, side)
+            !self.king_attacked_on(board, occupied, king_square, side)
                 && !open_file_between(board, king_square, other)
         })
+    }
+
+    /// The occupied squares once the board move `mv` is made.
+    #[inline]
+    fn occupied_after(&self, mv: Move) -> u128 {
+        (self.all_occupied() & !(1u128 << mv.from)) | 1u128 << mv.to
     }
 
     /// Checks a move and says why it is illegal, if it is (history-free rules).
