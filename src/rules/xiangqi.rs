@@ -4,8 +4,8 @@
 //! [`super::game`]; this module answers questions about one position.
 
 use super::board9x10::{
-    board_move_name, check_piece_counts, open_file_between, orthogonal_direction, parse_board_move,
-    split_fen, with_move_made, within_reach,
+    board_move_name, check_piece_counts, nearest, open_file_between, orthogonal_direction,
+    parse_board_move, split_fen, with_move_made, within_reach, LINES,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
@@ -373,28 +373,25 @@ impl XiangqiPosition {
     }
 
     /// True when `square` is attacked by `attacker` on `board` (flying general included).
-    fn attacked_on(board: &[u8; 90], square: u8, attacker: Side) -> bool {
+    fn attacked_on(board: &[u8; 90], occupied: u128, square: u8, attacker: Side) -> bool {
         let tables = &*TABLES_9X10;
         let chariot = piece(attacker, kind::CHARIOT);
         let cannon = piece(attacker, kind::CANNON);
         let king = piece(attacker, kind::KING);
-        for ray in &tables.rays[square as usize] {
-            let mut screened = false;
-            for &next in ray.as_slice() {
-                let code = board[next as usize];
-                if code == 0 {
-                    continue;
-                }
-                if screened {
-                    if code == cannon {
-                        return true;
-                    }
-                    break;
-                }
-                if code == chariot || code == king {
+        // Along a file or rank: a chariot (or the facing general) first, or a cannon over
+        // one screen.
+        for (direction, lines) in LINES.iter().enumerate() {
+            let Some(first) = nearest(lines[square as usize] & occupied, direction) else {
+                continue;
+            };
+            let code = board[first as usize];
+            if code == chariot || code == king {
+                return true;
+            }
+            if let Some(second) = nearest(lines[first as usize] & occupied, direction) {
+                if board[second as usize] == cannon {
                     return true;
                 }
-                screened = true;
             }
         }
         let horse = piece(attacker, kind::HORSE);
@@ -426,12 +423,24 @@ impl XiangqiPosition {
     /// flying general (advisors and elephants are not counted); the CPU uses it to spot
     /// captures of defended pieces.
     pub fn is_attacked(&self, square: u8, attacker: Side) -> bool {
-        (square as usize) < 90 && Self::attacked_on(&self.board, square, attacker)
+        (square as usize) < 90
+            && Self::attacked_on(&self.board, self.all_occupied(), square, attacker)
     }
 
     /// True when `side`'s king is attacked (or faces the other king).
     pub fn is_king_attacked(&self, side: Side) -> bool {
-        Self::attacked_on(&self.board, self.kings[side.index()], side.opponent())
+        Self::attacked_on(
+            &self.board,
+            self.all_occupied(),
+            self.kings[side.index()],
+            side.opponent(),
+        )
+    }
+
+    /// Every occupied square, one bit per square.
+    #[inline]
+    fn all_occupied(&self) -> u128 {
+        self.occupied[0] | self.occupied[1]
     }
 
     /// Appends every pseudo-legal move (legal except for leaving the king attacked).
@@ -599,8 +608,9 @@ impl XiangqiPosition {
             }
         }
         let king_square = if mv.from == king { mv.to } else { king };
+        let occupied = (self.all_occupied() & !(1u128 << mv.from)) | 1u128 << mv.to;
         with_move_made(&mut self.board, mv, |board| {
-            !Self::attacked_on(board, king_square, side.opponent())
+            !Self::attacked_on(board, occupied, king_square, side.opponent())
         })
     }
 
