@@ -5,7 +5,8 @@ use super::eval::EngineRules;
 use crate::rules::MoveList;
 
 /// Plays `games` random games of at most `plies` plies from `start`, and hands `visit`
-/// every position reached with its legal moves, the start included. The moves come
+/// each position before a move is drawn in it (the start included, the position after
+/// the last of the `plies` moves not), with its legal moves. The moves come
 /// from a fixed xorshift generator seeded by `seed`, so a failure repeats; a game stops
 /// early where it ends.
 pub(crate) fn random_playouts<P: EngineRules>(

@@ -868,7 +868,7 @@ impl JanggiPosition {
                 }
             }
             kind::CHARIOT => {
-                let occupied = self.occupied[0] | self.occupied[1];
+                let occupied = self.all_occupied();
                 for (direction, lines) in LINES.iter().enumerate() {
                     let line = lines[square as usize];
                     attacks |= match nearest(line & occupied, direction) {
@@ -888,7 +888,7 @@ impl JanggiPosition {
             kind::CANNON => {
                 // Over one screen that is not a cannon, up to and including the next piece
                 // unless that is a cannon.
-                let occupied = self.occupied[0] | self.occupied[1];
+                let occupied = self.all_occupied();
                 for (direction, lines) in LINES.iter().enumerate() {
                     let line = lines[square as usize];
                     let Some(screen) = nearest(line & occupied, direction) else {
@@ -1218,9 +1218,11 @@ impl JanggiPosition {
         })
     }
 
-    /// The occupied squares once the board move `mv` is made.
+    /// The occupied squares once the board move `mv` is made, as [`with_move_made`]
+    /// leaves the board (not for the pass, whose square stays occupied).
     #[inline]
     fn occupied_after(&self, mv: Move) -> u128 {
+        debug_assert!(mv.from != mv.to, "the pass moves nothing");
         (self.all_occupied() & !(1u128 << mv.from)) | 1u128 << mv.to
     }
 

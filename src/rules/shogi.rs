@@ -1087,18 +1087,22 @@ impl ShogiPosition {
 
     /// Appends the legal captures and the legal promotions of rooks and bishops (the
     /// CPU's quiescence moves), in the order of [`Position::legal_moves`], without
-    /// generating the other moves: only rooks and bishops are given the empty squares.
+    /// generating the other moves: only rooks and bishops are given empty squares, those
+    /// where they may promote.
     pub fn legal_tactical_moves(&self, moves: &mut MoveList) {
         let them = self.occupied[self.side.opponent().index()];
         let empty = !self.all_occupied() & BOARD_MASK;
+        let zone = TABLES.zone[self.side.index()];
         let start = moves.len();
         self.generate_masked(
             moves,
-            |_, code| {
-                if matches!(kind_of(code), ROOK | BISHOP) {
+            |from, code| {
+                if !matches!(kind_of(code), ROOK | BISHOP) {
+                    them
+                } else if zone & bit(from) != 0 {
                     them | empty
                 } else {
-                    them
+                    them | (empty & zone)
                 }
             },
             |_| 0,

@@ -372,7 +372,8 @@ impl XiangqiPosition {
         self.fullmove
     }
 
-    /// True when `square` is attacked by `attacker` on `board` (flying general included).
+    /// True when `square` is attacked by `attacker` on `board` (flying general included),
+    /// whose occupied squares are `occupied`.
     fn attacked_on(board: &[u8; 90], occupied: u128, square: u8, attacker: Side) -> bool {
         let tables = &*TABLES_9X10;
         let chariot = piece(attacker, kind::CHARIOT);
@@ -441,6 +442,13 @@ impl XiangqiPosition {
     #[inline]
     fn all_occupied(&self) -> u128 {
         self.occupied[0] | self.occupied[1]
+    }
+
+    /// The occupied squares once the board move `mv` is made, as [`with_move_made`]
+    /// leaves the board.
+    #[inline]
+    fn occupied_after(&self, mv: Move) -> u128 {
+        (self.all_occupied() & !(1u128 << mv.from)) | 1u128 << mv.to
     }
 
     /// Appends every pseudo-legal move (legal except for leaving the king attacked).
@@ -608,7 +616,7 @@ impl XiangqiPosition {
             }
         }
         let king_square = if mv.from == king { mv.to } else { king };
-        let occupied = (self.all_occupied() & !(1u128 << mv.from)) | 1u128 << mv.to;
+        let occupied = self.occupied_after(mv);
         with_move_made(&mut self.board, mv, |board| {
             !Self::attacked_on(board, occupied, king_square, side.opponent())
         })
