@@ -108,11 +108,7 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     fn quiet_moves(&self, moves: &mut MoveList) {
         let kept = moves.len();
         self.legal_moves(moves);
-        let mut index = 0;
-        moves.retain(|mv| {
-            index += 1;
-            index <= kept || self.victim_value(mv) == 0
-        });
+        moves.retain_after(kept, |mv| self.victim_value(mv) == 0);
     }
     /// Whether `mv` is a legal move here, as the rules decide it, when they can say so
     /// more cheaply than by generating every legal move; `None` when they cannot (then

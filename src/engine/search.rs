@@ -1274,11 +1274,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                 position.quiet_checks(moves);
                 if moves.len() > tactical {
                     // Checks that are also tactical (a promotion) are in the list already.
-                    let mut index = 0;
-                    moves.retain(|mv| {
-                        index += 1;
-                        index <= tactical || !position.is_tactical(mv)
-                    });
+                    moves.retain_after(tactical, |mv| !position.is_tactical(mv));
                 }
             }
         }

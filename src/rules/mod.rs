@@ -199,6 +199,18 @@ impl MoveList {
         self.len = write;
     }
 
+    /// Keeps the first `kept` moves and, of those after them, only the ones for which
+    /// `keep` is true, in order (a generator appending to a list, then filtering what
+    /// it appended).
+    #[inline]
+    pub fn retain_after(&mut self, kept: usize, keep: impl Fn(Move) -> bool) {
+        let mut index = 0;
+        self.retain(|mv| {
+            index += 1;
+            index <= kept || keep(mv)
+        });
+    }
+
     /// The moves as a slice.
     #[inline]
     pub fn as_slice(&self) -> &[Move] {

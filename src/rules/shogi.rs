@@ -1107,11 +1107,7 @@ impl ShogiPosition {
             },
             |_| 0,
         );
-        let mut index = 0;
-        moves.retain(|mv| {
-            index += 1;
-            index <= start || mv.is_promotion() || them & bit(mv.to) != 0
-        });
+        moves.retain_after(start, |mv| mv.is_promotion() || them & bit(mv.to) != 0);
     }
 
     /// Appends the legal moves that capture nothing: board moves onto empty squares and
