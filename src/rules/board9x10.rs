@@ -5,7 +5,7 @@
 use super::fen::parse_counter;
 use super::geometry::{file_of, parse_square_prefix, rank_of, square_name, ORTHOGONAL};
 use super::xiangqi::{kind_of, owner};
-use super::{FenError, Move, Side};
+use super::{FenError, Move, MoveList, Side};
 
 /// The squares beyond each square of a 9×10 board in each of the four line directions
 /// (east, north, west, south), nearest first in index order for east and north, one bit
@@ -47,6 +47,56 @@ pub fn nearest(blockers: u128, direction: usize) -> Option<u8> {
         Some(blockers.trailing_zeros() as u8)
     } else {
         Some(127 - blockers.leading_zeros() as u8)
+    }
+}
+
+/// A 9×10 game's move generation one piece at a time: what [`moves_of_pieces`] needs to
+/// list the side to move's moves in the one loop xiangqi and janggi share.
+pub(super) trait PieceMoves {
+    /// The game's move tables, fetched once for a whole generation (not once a piece).
+    type Tables;
+
+    /// This game's move tables.
+    fn move_tables() -> Self::Tables;
+
+    /// The squares of the side to move's pieces.
+    fn pieces_to_move(&self) -> u128;
+
+    /// Hands `push` every pseudo-legal move of the side to move's piece on `from`,
+    /// walking only the line rays `ray_wanted` accepts.
+    fn piece_moves(
+        &self,
+        tables: &Self::Tables,
+        from: u8,
+        ray_wanted: impl Fn(usize) -> bool,
+        push: impl FnMut(Move),
+    );
+}
+
+/// Appends the side to move's pseudo-legal moves, piece by piece in square order:
+/// `rays_of(from)` says which of a piece's rays to walk (`None` skips the piece) and
+/// `keep` which of its moves to append. Every generator of both games runs through it,
+/// so the captures alone, or the moves onto one square, come in the full list's order.
+#[inline(always)]
+pub(super) fn moves_of_pieces<P: PieceMoves, Rays: Fn(usize) -> bool>(
+    position: &P,
+    moves: &mut MoveList,
+    rays_of: impl Fn(u8) -> Option<Rays>,
+    keep: impl Fn(Move) -> bool,
+) {
+    let tables = P::move_tables();
+    let mut pieces = position.pieces_to_move();
+    while pieces != 0 {
+        let from = pieces.trailing_zeros() as u8;
+        pieces &= pieces - 1;
+        let Some(ray_wanted) = rays_of(from) else {
+            continue;
+        };
+        position.piece_moves(&tables, from, ray_wanted, |mv| {
+            if keep(mv) {
+                moves.push(mv);
+            }
+        });
     }
 }
 

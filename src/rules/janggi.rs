@@ -5,8 +5,9 @@
 //! pass) live in [`super::game`].
 
 use super::board9x10::{
-    board_move_name, check_piece_counts, nearest, open_file_between, orthogonal_direction,
-    parse_board_move, split_fen, with_move_made, within_reach, LINES,
+    board_move_name, check_piece_counts, moves_of_pieces, nearest, open_file_between,
+    orthogonal_direction, parse_board_move, split_fen, with_move_made, within_reach, PieceMoves,
+    LINES,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
@@ -307,7 +308,7 @@ pub fn start_fen(cho: Setup, han: Setup) -> String {
 pub const START_FEN: &str =
     "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";
 
-struct JanggiTables {
+pub(super) struct JanggiTables {
     palace: [SquareSet; 2],
     /// One-step moves of general and advisors along the palace lines.
     palace_steps: Vec<Vec<u8>>,
@@ -957,7 +958,7 @@ impl JanggiPosition {
     /// without listing the quiet moves first).
     #[inline(always)]
     fn pseudo_legal_moves_kept(&self, moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
-        self.moves_of_pieces(moves, |_| Some(|_: usize| true), keep);
+        moves_of_pieces(self, moves, |_| Some(|_: usize| true), keep);
     }
 
     /// Appends the pseudo-legal moves onto `square`, in the order of
@@ -977,142 +978,7 @@ impl JanggiPosition {
             let toward = orthogonal_direction(from, square);
             Some(move |ray: usize| ray >= 4 || Some(ray) == toward)
         };
-        self.moves_of_pieces(moves, rays_toward_square, |mv| mv.to == square);
-    }
-
-    /// The one loop over the side to move's pieces behind the generators above:
-    /// `rays_of(from)` says which of a piece's rays to walk (`None` skips the piece)
-    /// and `keep` which of its moves to append.
-    #[inline(always)]
-    fn moves_of_pieces<Rays: Fn(usize) -> bool>(
-        &self,
-        moves: &mut MoveList,
-        rays_of: impl Fn(u8) -> Option<Rays>,
-        keep: impl Fn(Move) -> bool,
-    ) {
-        let tables = &*TABLES;
-        let board_tables = &*TABLES_9X10;
-        let mut pieces = self.occupied[self.side.index()];
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as u8;
-            pieces &= pieces - 1;
-            let Some(ray_wanted) = rays_of(from) else {
-                continue;
-            };
-            self.piece_moves(tables, board_tables, from, ray_wanted, |mv| {
-                if keep(mv) {
-                    moves.push(mv);
-                }
-            });
-        }
-    }
-
-    /// Hands `push` every pseudo-legal move of the side to move's piece on `from`.
-    #[inline(always)]
-    fn piece_moves(
-        &self,
-        tables: &JanggiTables,
-        board_tables: &BoardTables,
-        from: u8,
-        ray_wanted: impl Fn(usize) -> bool,
-        mut push: impl FnMut(Move),
-    ) {
-        let side = self.side;
-        let own = self.occupied[side.index()];
-        let target_ok = |to: u8| own & (1u128 << to) == 0;
-        let code = self.board[from as usize];
-        match kind_of(code) {
-            _ if code & PROMOTED != 0 => {
-                for &to in &tables.line_steps[from as usize] {
-                    if target_ok(to) {
-                        push(Move::new(from, to));
-                    }
-                }
-            }
-            kind::KING | kind::ADVISOR => {
-                // Only within the own palace (an advisor placed elsewhere by a FEN may not move).
-                let own_palace = tables.palace[side.index()];
-                for &to in &tables.palace_steps[from as usize] {
-                    if target_ok(to) && own_palace.contains(to) {
-                        push(Move::new(from, to));
-                    }
-                }
-            }
-            kind::ELEPHANT => {
-                for jump in &tables.elephant_jumps[from as usize] {
-                    if self.board[jump.block as usize] == 0
-                        && self.board[jump.block2 as usize] == 0
-                        && target_ok(jump.target)
-                    {
-                        push(Move::new(from, jump.target));
-                    }
-                }
-            }
-            kind::HORSE => {
-                for jump in &board_tables.horse_moves[from as usize] {
-                    if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
-                        push(Move::new(from, jump.target));
-                    }
-                }
-            }
-            kind::CHARIOT => {
-                let rays = board_tables.rays[from as usize]
-                    .iter()
-                    .chain(tables.diagonal_rays[from as usize].iter());
-                for (index, ray) in rays.enumerate() {
-                    if !ray_wanted(index) {
-                        continue;
-                    }
-                    for &to in ray.as_slice() {
-                        let target = self.board[to as usize];
-                        if target == 0 {
-                            push(Move::new(from, to));
-                        } else {
-                            if owner(target) != side {
-                                push(Move::new(from, to));
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            kind::CANNON => {
-                let rays = board_tables.rays[from as usize]
-                    .iter()
-                    .chain(tables.diagonal_rays[from as usize].iter());
-                for (index, ray) in rays.enumerate() {
-                    if !ray_wanted(index) {
-                        continue;
-                    }
-                    let mut screened = false;
-                    for &to in ray.as_slice() {
-                        let target = self.board[to as usize];
-                        if !screened {
-                            if target != 0 {
-                                if kind_of(target) == kind::CANNON {
-                                    break;
-                                }
-                                screened = true;
-                            }
-                        } else if target == 0 {
-                            push(Move::new(from, to));
-                        } else {
-                            if owner(target) != side && kind_of(target) != kind::CANNON {
-                                push(Move::new(from, to));
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            _ => {
-                for &to in &tables.soldier_steps[side.index()][from as usize] {
-                    if target_ok(to) {
-                        push(Move::new(from, to));
-                    }
-                }
-            }
-        }
+        moves_of_pieces(self, moves, rays_toward_square, |mv| mv.to == square);
     }
 
     /// True when a pseudo-legal (non-pass) move leaves the mover's king safe.
@@ -1424,6 +1290,126 @@ impl JanggiPosition {
             first: totals[0],
             second: totals[1],
             halves: false,
+        }
+    }
+}
+
+impl PieceMoves for JanggiPosition {
+    type Tables = (&'static JanggiTables, &'static BoardTables);
+
+    #[inline(always)]
+    fn move_tables() -> Self::Tables {
+        (&TABLES, &TABLES_9X10)
+    }
+
+    #[inline(always)]
+    fn pieces_to_move(&self) -> u128 {
+        self.occupied[self.side.index()]
+    }
+
+    #[inline(always)]
+    fn piece_moves(
+        &self,
+        &(tables, board_tables): &Self::Tables,
+        from: u8,
+        ray_wanted: impl Fn(usize) -> bool,
+        mut push: impl FnMut(Move),
+    ) {
+        let side = self.side;
+        let own = self.occupied[side.index()];
+        let target_ok = |to: u8| own & (1u128 << to) == 0;
+        let code = self.board[from as usize];
+        match kind_of(code) {
+            _ if code & PROMOTED != 0 => {
+                for &to in &tables.line_steps[from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+            kind::KING | kind::ADVISOR => {
+                // Only within the own palace (an advisor placed elsewhere by a FEN may not move).
+                let own_palace = tables.palace[side.index()];
+                for &to in &tables.palace_steps[from as usize] {
+                    if target_ok(to) && own_palace.contains(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+            kind::ELEPHANT => {
+                for jump in &tables.elephant_jumps[from as usize] {
+                    if self.board[jump.block as usize] == 0
+                        && self.board[jump.block2 as usize] == 0
+                        && target_ok(jump.target)
+                    {
+                        push(Move::new(from, jump.target));
+                    }
+                }
+            }
+            kind::HORSE => {
+                for jump in &board_tables.horse_moves[from as usize] {
+                    if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
+                        push(Move::new(from, jump.target));
+                    }
+                }
+            }
+            kind::CHARIOT => {
+                let rays = board_tables.rays[from as usize]
+                    .iter()
+                    .chain(tables.diagonal_rays[from as usize].iter());
+                for (index, ray) in rays.enumerate() {
+                    if !ray_wanted(index) {
+                        continue;
+                    }
+                    for &to in ray.as_slice() {
+                        let target = self.board[to as usize];
+                        if target == 0 {
+                            push(Move::new(from, to));
+                        } else {
+                            if owner(target) != side {
+                                push(Move::new(from, to));
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            kind::CANNON => {
+                let rays = board_tables.rays[from as usize]
+                    .iter()
+                    .chain(tables.diagonal_rays[from as usize].iter());
+                for (index, ray) in rays.enumerate() {
+                    if !ray_wanted(index) {
+                        continue;
+                    }
+                    let mut screened = false;
+                    for &to in ray.as_slice() {
+                        let target = self.board[to as usize];
+                        if !screened {
+                            if target != 0 {
+                                if kind_of(target) == kind::CANNON {
+                                    break;
+                                }
+                                screened = true;
+                            }
+                        } else if target == 0 {
+                            push(Move::new(from, to));
+                        } else {
+                            if owner(target) != side && kind_of(target) != kind::CANNON {
+                                push(Move::new(from, to));
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            _ => {
+                for &to in &tables.soldier_steps[side.index()][from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
         }
     }
 }

@@ -4,8 +4,9 @@
 //! [`super::game`]; this module answers questions about one position.
 
 use super::board9x10::{
-    board_move_name, check_piece_counts, nearest, open_file_between, orthogonal_direction,
-    parse_board_move, split_fen, with_move_made, within_reach, LINES,
+    board_move_name, check_piece_counts, moves_of_pieces, nearest, open_file_between,
+    orthogonal_direction, parse_board_move, split_fen, with_move_made, within_reach, PieceMoves,
+    LINES,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
@@ -124,7 +125,7 @@ pub const fn own_half(side: Side, square: u8) -> bool {
     }
 }
 
-struct XiangqiTables {
+pub(super) struct XiangqiTables {
     palace: [SquareSet; 2],
     king_steps: Vec<Vec<u8>>,
     advisor_steps: Vec<Vec<u8>>,
@@ -461,7 +462,7 @@ impl XiangqiPosition {
     /// without listing the quiet moves first).
     #[inline(always)]
     fn pseudo_legal_moves_kept(&self, moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
-        self.moves_of_pieces(moves, |_| Some(|_: usize| true), keep);
+        moves_of_pieces(self, moves, |_| Some(|_: usize| true), keep);
     }
 
     /// Appends the pseudo-legal moves onto `square`, in the order of
@@ -480,128 +481,7 @@ impl XiangqiPosition {
             let toward = orthogonal_direction(from, square);
             Some(move |ray: usize| Some(ray) == toward)
         };
-        self.moves_of_pieces(moves, rays_toward_square, |mv| mv.to == square);
-    }
-
-    /// The one loop over the side to move's pieces behind the generators above:
-    /// `rays_of(from)` says which of a piece's rays to walk (`None` skips the piece)
-    /// and `keep` which of its moves to append.
-    #[inline(always)]
-    fn moves_of_pieces<Rays: Fn(usize) -> bool>(
-        &self,
-        moves: &mut MoveList,
-        rays_of: impl Fn(u8) -> Option<Rays>,
-        keep: impl Fn(Move) -> bool,
-    ) {
-        let tables = &*TABLES;
-        let board_tables = &*TABLES_9X10;
-        let mut pieces = self.occupied[self.side.index()];
-        while pieces != 0 {
-            let from = pieces.trailing_zeros() as u8;
-            pieces &= pieces - 1;
-            let Some(ray_wanted) = rays_of(from) else {
-                continue;
-            };
-            self.piece_moves(tables, board_tables, from, ray_wanted, |mv| {
-                if keep(mv) {
-                    moves.push(mv);
-                }
-            });
-        }
-    }
-
-    /// Hands `push` every pseudo-legal move of the side to move's piece on `from`.
-    #[inline(always)]
-    fn piece_moves(
-        &self,
-        tables: &XiangqiTables,
-        board_tables: &BoardTables,
-        from: u8,
-        ray_wanted: impl Fn(usize) -> bool,
-        mut push: impl FnMut(Move),
-    ) {
-        let side = self.side;
-        let own = self.occupied[side.index()];
-        let target_ok = |to: u8| own & (1u128 << to) == 0;
-        let code = self.board[from as usize];
-        match kind_of(code) {
-            kind::KING => {
-                for &to in &tables.king_steps[from as usize] {
-                    if target_ok(to) {
-                        push(Move::new(from, to));
-                    }
-                }
-            }
-            kind::ADVISOR => {
-                for &to in &tables.advisor_steps[from as usize] {
-                    if target_ok(to) {
-                        push(Move::new(from, to));
-                    }
-                }
-            }
-            kind::ELEPHANT => {
-                for &(to, eye) in &tables.elephant_jumps[from as usize] {
-                    if own_half(side, to) && self.board[eye as usize] == 0 && target_ok(to) {
-                        push(Move::new(from, to));
-                    }
-                }
-            }
-            kind::HORSE => {
-                for jump in &board_tables.horse_moves[from as usize] {
-                    if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
-                        push(Move::new(from, jump.target));
-                    }
-                }
-            }
-            kind::CHARIOT => {
-                for (index, ray) in board_tables.rays[from as usize].iter().enumerate() {
-                    if !ray_wanted(index) {
-                        continue;
-                    }
-                    for &to in ray.as_slice() {
-                        let target = self.board[to as usize];
-                        if target == 0 {
-                            push(Move::new(from, to));
-                        } else {
-                            if owner(target) != side {
-                                push(Move::new(from, to));
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            kind::CANNON => {
-                for (index, ray) in board_tables.rays[from as usize].iter().enumerate() {
-                    if !ray_wanted(index) {
-                        continue;
-                    }
-                    let mut screened = false;
-                    for &to in ray.as_slice() {
-                        let target = self.board[to as usize];
-                        if !screened {
-                            if target == 0 {
-                                push(Move::new(from, to));
-                            } else {
-                                screened = true;
-                            }
-                        } else if target != 0 {
-                            if owner(target) != side {
-                                push(Move::new(from, to));
-                            }
-                            break;
-                        }
-                    }
-                }
-            }
-            _ => {
-                for &to in &tables.soldier_steps[side.index()][from as usize] {
-                    if target_ok(to) {
-                        push(Move::new(from, to));
-                    }
-                }
-            }
-        }
+        moves_of_pieces(self, moves, rays_toward_square, |mv| mv.to == square);
     }
 
     /// True when the pseudo-legal move keeps the mover's king safe (no check, no facing generals).
@@ -702,6 +582,112 @@ impl XiangqiPosition {
         self.side = self.side.opponent();
         self.hash ^= zobrist::SECOND_TO_MOVE;
         self.halfmove += 1;
+    }
+}
+
+impl PieceMoves for XiangqiPosition {
+    type Tables = (&'static XiangqiTables, &'static BoardTables);
+
+    #[inline(always)]
+    fn move_tables() -> Self::Tables {
+        (&TABLES, &TABLES_9X10)
+    }
+
+    #[inline(always)]
+    fn pieces_to_move(&self) -> u128 {
+        self.occupied[self.side.index()]
+    }
+
+    #[inline(always)]
+    fn piece_moves(
+        &self,
+        &(tables, board_tables): &Self::Tables,
+        from: u8,
+        ray_wanted: impl Fn(usize) -> bool,
+        mut push: impl FnMut(Move),
+    ) {
+        let side = self.side;
+        let own = self.occupied[side.index()];
+        let target_ok = |to: u8| own & (1u128 << to) == 0;
+        let code = self.board[from as usize];
+        match kind_of(code) {
+            kind::KING => {
+                for &to in &tables.king_steps[from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+            kind::ADVISOR => {
+                for &to in &tables.advisor_steps[from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+            kind::ELEPHANT => {
+                for &(to, eye) in &tables.elephant_jumps[from as usize] {
+                    if own_half(side, to) && self.board[eye as usize] == 0 && target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+            kind::HORSE => {
+                for jump in &board_tables.horse_moves[from as usize] {
+                    if self.board[jump.block as usize] == 0 && target_ok(jump.target) {
+                        push(Move::new(from, jump.target));
+                    }
+                }
+            }
+            kind::CHARIOT => {
+                for (index, ray) in board_tables.rays[from as usize].iter().enumerate() {
+                    if !ray_wanted(index) {
+                        continue;
+                    }
+                    for &to in ray.as_slice() {
+                        let target = self.board[to as usize];
+                        if target == 0 {
+                            push(Move::new(from, to));
+                        } else {
+                            if owner(target) != side {
+                                push(Move::new(from, to));
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            kind::CANNON => {
+                for (index, ray) in board_tables.rays[from as usize].iter().enumerate() {
+                    if !ray_wanted(index) {
+                        continue;
+                    }
+                    let mut screened = false;
+                    for &to in ray.as_slice() {
+                        let target = self.board[to as usize];
+                        if !screened {
+                            if target == 0 {
+                                push(Move::new(from, to));
+                            } else {
+                                screened = true;
+                            }
+                        } else if target != 0 {
+                            if owner(target) != side {
+                                push(Move::new(from, to));
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+            _ => {
+                for &to in &tables.soldier_steps[side.index()][from as usize] {
+                    if target_ok(to) {
+                        push(Move::new(from, to));
+                    }
+                }
+            }
+        }
     }
 }
 
