@@ -935,29 +935,42 @@ const SHOGI_BOARD_VALUES: [i32; 15] = [
 /// ordering and exchanges.
 const SHOGI_HAND_VALUES: [i32; 8] = [0, 105, 350, 450, 560, 620, 950, 1100];
 
-/// Chebyshev distance between two squares of a 9-file board.
-#[inline]
-fn distance(a: u8, b: u8) -> i32 {
-    let file = ((a % 9) as i32 - (b % 9) as i32).abs();
-    let rank = ((a / 9) as i32 - (b / 9) as i32).abs();
-    file.max(rank)
-}
-
 /// The squares around a shogi king (its 3×3 block): attacks there are what mates.
 #[inline]
 fn shogi_king_zone(king: u8) -> u128 {
-    if king >= 81 {
-        return 0;
-    }
-    let (file, rank) = ((king % 9) as i32, (king / 9) as i32);
-    let mut zone = 0u128;
-    for rank in (rank - 1).max(0)..=(rank + 1).min(8) {
-        for file in (file - 1).max(0)..=(file + 1).min(8) {
-            zone |= 1u128 << (rank * 9 + file);
-        }
-    }
-    zone
+    SHOGI_KING_ZONES.get(king as usize).copied().unwrap_or(0)
 }
+
+/// [`shogi_king_zone`] of every square, built at compile time (the evaluation asks for
+/// both kings' zones at every node).
+static SHOGI_KING_ZONES: [u128; 81] = shogi_king_zones();
+
+/// Builds [`SHOGI_KING_ZONES`]: each square's 3×3 block, cut at the board's edges.
+const fn shogi_king_zones() -> [u128; 81] {
+    let mut zones = [0u128; 81];
+    let mut king = 0;
+    while king < 81 {
+        let (file, rank) = ((king % 9) as i32, (king / 9) as i32);
+        let mut zone = 0u128;
+        let mut zone_rank = rank - 1;
+        while zone_rank <= rank + 1 {
+            let mut zone_file = file - 1;
+            while zone_file <= file + 1 {
+                if zone_rank >= 0 && zone_rank < 9 && zone_file >= 0 && zone_file < 9 {
+                    zone |= 1u128 << (zone_rank * 9 + zone_file);
+                }
+                zone_file += 1;
+            }
+            zone_rank += 1;
+        }
+        zones[king] = zone;
+        king += 1;
+    }
+    zones
+}
+
+/// The 81 squares of the shogi board, one bit each.
+const SHOGI_BOARD_SQUARES: u128 = (1u128 << 81) - 1;
 
 /// The weights of [`shogi_terms`] are in 1/16 centipawn.
 const SHOGI_WEIGHT_UNIT: i32 = 16;
@@ -1069,6 +1082,8 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
     let mut tier_attacks = [[0u128; 7]; 2];
     // Each side's weighted piece-square terms (1/16 centipawn).
     let mut square_score = [0i32; 2];
+    // Each side's pawns.
+    let mut pawns = [0u128; 2];
     let mut pieces = occupied[0] | occupied[1];
     while pieces != 0 {
         let square = pieces.trailing_zeros() as u8;
@@ -1102,10 +1117,16 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
             piece_kind - 2
         };
         terms[kind_index as usize] += sign;
+        if piece_kind == shogi::kind::PAWN {
+            // Pawns (half the pieces) attack one square each: their attacks are counted
+            // for all of a side's pawns at once below.
+            terms[term::PAWN_ADVANCE] += sign * forward;
+            pawns[index] |= 1u128 << square;
+            continue;
+        }
         let attacks = position.attacks_from(square);
         let reach = (attacks & !occupied[index]).count_ones() as i32;
         match piece_kind {
-            shogi::kind::PAWN => terms[term::PAWN_ADVANCE] += sign * forward,
             shogi::kind::BISHOP => terms[term::BISHOP_REACH] += sign * (reach - 5),
             shogi::kind::HORSE => terms[term::HORSE_REACH] += sign * (reach - 8),
             shogi::kind::ROOK => terms[term::ROOK_REACH] += sign * (reach - 6),
@@ -1130,21 +1151,37 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
         cover[index] += (attacks & zones[index]).count_ones() as i32;
         attacked[index] |= attacks;
         tier_attacks[index][SHOGI_VALUE_TIER[piece_kind as usize] as usize] |= attacks;
-        if distance(square, kings[index]) <= 1
-            && matches!(
-                piece_kind,
-                shogi::kind::GOLD
-                    | shogi::kind::SILVER
-                    | shogi::kind::PROMOTED_PAWN
-                    | shogi::kind::PROMOTED_SILVER
-                    | shogi::kind::PROMOTED_KNIGHT
-                    | shogi::kind::PROMOTED_LANCE
-            )
+        // A guard stands next to its king, inside the king's zone.
+        if matches!(
+            piece_kind,
+            shogi::kind::GOLD
+                | shogi::kind::SILVER
+                | shogi::kind::PROMOTED_PAWN
+                | shogi::kind::PROMOTED_SILVER
+                | shogi::kind::PROMOTED_KNIGHT
+                | shogi::kind::PROMOTED_LANCE
+        ) && zones[index] & (1u128 << square) != 0
         {
             terms[term::KING_GUARDS] += sign;
         }
     }
-    let empty = !(occupied[0] | occupied[1]) & ((1u128 << 81) - 1);
+    // Each pawn attacks the square in front of it (no pawn stands on its last rank, and
+    // the mask keeps an unlikely one from reaching past the board).
+    for index in 0..2 {
+        let enemy = 1 - index;
+        let attacks = if index == Side::First.index() {
+            pawns[index] << 9
+        } else {
+            pawns[index] >> 9
+        } & SHOGI_BOARD_SQUARES;
+        let hits = (attacks & zones[enemy]).count_ones() as i32;
+        attackers[enemy] += hits;
+        danger[enemy] += hits;
+        cover[index] += (attacks & zones[index]).count_ones() as i32;
+        attacked[index] |= attacks;
+        tier_attacks[index][SHOGI_VALUE_TIER[shogi::kind::PAWN as usize] as usize] |= attacks;
+    }
+    let empty = !(occupied[0] | occupied[1]) & SHOGI_BOARD_SQUARES;
     // Safe checking drops against each side's king (summed over the kinds in hand).
     let mut drop_checks = [0i32; 2];
     for side in [Side::First, Side::Second] {
@@ -1410,6 +1447,27 @@ mod tests {
         text.lines()
             .filter_map(|line| line.trim().strip_prefix("fen "))
             .collect()
+    }
+
+    #[test]
+    fn a_shogi_king_zone_is_the_king_square_and_its_neighbours_on_the_board() {
+        for king in 0..81u8 {
+            let zone = shogi_king_zone(king);
+            for square in 0..81u8 {
+                let files = (king % 9).abs_diff(square % 9);
+                let ranks = (king / 9).abs_diff(square / 9);
+                let inside = files <= 1 && ranks <= 1;
+                assert_eq!(zone & (1u128 << square) != 0, inside, "{king} {square}");
+            }
+            assert_eq!(zone >> 81, 0, "{king}");
+        }
+        // A corner king has three neighbours, an edge king five, a central king eight.
+        assert_eq!(shogi_king_zone(0).count_ones(), 4);
+        assert_eq!(shogi_king_zone(4).count_ones(), 6);
+        assert_eq!(shogi_king_zone(40).count_ones(), 9);
+        // No king on the board (tsume positions): no zone.
+        assert_eq!(shogi_king_zone(81), 0);
+        assert_eq!(shogi_king_zone(255), 0);
     }
 
     /// Walks the legal move tree `depth` plies deep and, at every node, checks that the
