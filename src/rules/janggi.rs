@@ -11,8 +11,8 @@ use super::board9x10::{
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
-    file_of, offset, rank_of, square_at, square_name, BoardTables, SquareRun, SquareSet, DIAGONAL,
-    ORTHOGONAL, TABLES_9X10,
+    file_of, offset, rank_of, square_at, square_name, BlockableJump, BoardTables, SquareRun,
+    SquareSet, DIAGONAL, ORTHOGONAL, TABLES_9X10,
 };
 use super::xiangqi::{kind, kind_of, owner, piece, piece_from_letter, piece_letter};
 use super::zobrist;
@@ -349,7 +349,6 @@ fn diagonal_links() -> Vec<(u8, u8)> {
 }
 
 static TABLES: LazyLock<JanggiTables> = LazyLock::new(|| {
-    use super::geometry::BlockableJump;
     let palace = [
         super::xiangqi::palace(Side::First),
         super::xiangqi::palace(Side::Second),
@@ -698,82 +697,140 @@ impl JanggiPosition {
     /// squares are `occupied`.
     fn attacked_on(board: &[u8; 90], occupied: u128, square: u8, attacker: Side) -> bool {
         let tables = &*TABLES;
-        let board_tables = &*TABLES_9X10;
-        let chariot = piece(attacker, kind::CHARIOT);
-        let cannon = piece(attacker, kind::CANNON);
-        // Along a file or rank: a chariot first, or a cannon over one screen that is not
-        // a cannon (a cannon can neither jump nor be jumped by a cannon).
-        for (direction, lines) in LINES.iter().enumerate() {
-            let Some(first) = nearest(lines[square as usize] & occupied, direction) else {
+        (0..LINES.len())
+            .any(|direction| Self::line_attacked(board, occupied, square, attacker, direction))
+            || tables.diagonal_rays[square as usize]
+                .iter()
+                .any(|ray| Self::diagonal_attacked(board, ray, attacker))
+            || TABLES_9X10.horse_attackers[square as usize]
+                .iter()
+                .any(|jump| Self::jump_attacks(board, jump, piece(attacker, kind::HORSE)))
+            || tables.elephant_attackers[square as usize]
+                .iter()
+                .any(|jump| Self::jump_attacks(board, jump, piece(attacker, kind::ELEPHANT)))
+            || Self::stepper_attacks(tables, board, square, attacker)
+    }
+
+    /// True when the attack on `square` that a move from `mv.from` to `mv.to` may open,
+    /// on `board` after that move (occupied squares `occupied`), is there: the orthogonal
+    /// lines and palace diagonals through either square (a slider freed, a cannon given a
+    /// screen) and the horses and elephants whose way the moved piece left. The same
+    /// answer as [`Self::attacked_on`] when `square` was not attacked before the move and
+    /// no general or promoted piece moved: nothing else can change.
+    fn attack_opened(
+        board: &[u8; 90],
+        occupied: u128,
+        square: u8,
+        attacker: Side,
+        mv: Move,
+    ) -> bool {
+        let tables = &*TABLES;
+        let moved = 1u128 << mv.from | 1u128 << mv.to;
+        (0..LINES.len()).any(|direction| {
+            LINES[direction][square as usize] & moved != 0
+                && Self::line_attacked(board, occupied, square, attacker, direction)
+        }) || tables.diagonal_rays[square as usize].iter().any(|ray| {
+            ray.as_slice()
+                .iter()
+                .any(|&on| on == mv.from || on == mv.to)
+                && Self::diagonal_attacked(board, ray, attacker)
+        }) || TABLES_9X10.horse_attackers[square as usize]
+            .iter()
+            .any(|jump| {
+                jump.block == mv.from
+                    && Self::jump_attacks(board, jump, piece(attacker, kind::HORSE))
+            })
+            || tables.elephant_attackers[square as usize]
+                .iter()
+                .any(|jump| {
+                    (jump.block == mv.from || jump.block2 == mv.from)
+                        && Self::jump_attacks(board, jump, piece(attacker, kind::ELEPHANT))
+                })
+    }
+
+    /// Along the file or rank from `square` in `direction`: a chariot of `attacker`'s
+    /// first, or its cannon over one screen that is not a cannon (a cannon can neither
+    /// jump nor be jumped by a cannon).
+    #[inline(always)]
+    fn line_attacked(
+        board: &[u8; 90],
+        occupied: u128,
+        square: u8,
+        attacker: Side,
+        direction: usize,
+    ) -> bool {
+        let lines = &LINES[direction];
+        let Some(first) = nearest(lines[square as usize] & occupied, direction) else {
+            return false;
+        };
+        let code = board[first as usize];
+        if code == piece(attacker, kind::CHARIOT) {
+            return true;
+        }
+        if kind_of(code) == kind::CANNON {
+            return false;
+        }
+        nearest(lines[first as usize] & occupied, direction)
+            .is_some_and(|second| board[second as usize] == piece(attacker, kind::CANNON))
+    }
+
+    /// Along one palace diagonal `ray` from the attacked square: a chariot first, or a
+    /// cannon over one screen that is not a cannon.
+    #[inline(always)]
+    fn diagonal_attacked(board: &[u8; 90], ray: &SquareRun, attacker: Side) -> bool {
+        let mut screened = false;
+        for &next in ray.as_slice() {
+            let code = board[next as usize];
+            if code == 0 {
                 continue;
-            };
-            let code = board[first as usize];
-            if code == chariot {
+            }
+            if screened {
+                return code == piece(attacker, kind::CANNON);
+            }
+            if code == piece(attacker, kind::CHARIOT) {
                 return true;
             }
             if kind_of(code) == kind::CANNON {
-                continue;
+                return false;
             }
-            if let Some(second) = nearest(lines[first as usize] & occupied, direction) {
-                if board[second as usize] == cannon {
-                    return true;
-                }
-            }
+            screened = true;
         }
-        for ray in &tables.diagonal_rays[square as usize] {
-            let mut screened = false;
-            for &next in ray.as_slice() {
-                let code = board[next as usize];
-                if code == 0 {
-                    continue;
-                }
-                if screened {
-                    if code == cannon {
-                        return true;
-                    }
-                    break;
-                }
-                if code == chariot {
-                    return true;
-                }
-                if kind_of(code) == kind::CANNON {
-                    break;
-                }
-                screened = true;
-            }
-        }
-        let horse = piece(attacker, kind::HORSE);
-        for jump in &board_tables.horse_attackers[square as usize] {
-            if board[jump.target as usize] == horse && board[jump.block as usize] == 0 {
-                return true;
-            }
-        }
-        let elephant = piece(attacker, kind::ELEPHANT);
-        for jump in &tables.elephant_attackers[square as usize] {
-            if board[jump.target as usize] == elephant
-                && board[jump.block as usize] == 0
-                && board[jump.block2 as usize] == 0
-            {
-                return true;
-            }
-        }
+        false
+    }
+
+    /// True when `attacker` (a horse or elephant code) stands on the jump's far end with
+    /// its way (one block, or an elephant's two) empty.
+    #[inline(always)]
+    fn jump_attacks(board: &[u8; 90], jump: &BlockableJump, attacker: u8) -> bool {
+        board[jump.target as usize] == attacker
+            && board[jump.block as usize] == 0
+            && board[jump.block2 as usize] == 0
+    }
+
+    /// The one-step attackers of `square`: soldiers, and generals and advisors along the
+    /// palace diagonals. Fairy-Stockfish confines a general's or advisor's orthogonal
+    /// steps to its own palace, but not its steps along the palace diagonals: an advisor
+    /// that a FEN puts on the other palace's diagonals attacks along them. (In play they
+    /// never get there.)
+    #[inline(always)]
+    fn stepper_attacks(
+        tables: &JanggiTables,
+        board: &[u8; 90],
+        square: u8,
+        attacker: Side,
+    ) -> bool {
         let soldier = piece(attacker, kind::SOLDIER);
-        for &from in &tables.soldier_attackers[attacker.index()][square as usize] {
-            if board[from as usize] == soldier {
-                return true;
-            }
-        }
-        // Fairy-Stockfish confines a general's or advisor's orthogonal steps to its own
-        // palace, but not its steps along the palace diagonals: an advisor that a FEN puts
-        // on the other palace's diagonals attacks along them. (In play they never get there.)
         let advisor = piece(attacker, kind::ADVISOR);
         let general = piece(attacker, kind::KING);
-        tables.diagonal_neighbours[square as usize]
+        tables.soldier_attackers[attacker.index()][square as usize]
             .iter()
-            .any(|&from| {
-                let code = board[from as usize];
-                code == advisor || code == general
-            })
+            .any(|&from| board[from as usize] == soldier)
+            || tables.diagonal_neighbours[square as usize]
+                .iter()
+                .any(|&from| {
+                    let code = board[from as usize];
+                    code == advisor || code == general
+                })
     }
 
     /// True when `side`'s king is attacked.
@@ -986,19 +1043,26 @@ impl JanggiPosition {
     fn is_safe(&self, mv: Move, careful: bool) -> bool {
         let side = self.side;
         let king = self.kings[side.index()];
+        // Gungjanggi rule 2: a side that called bikjang once may not call it again.
+        let no_second_bikjang =
+            self.gung.bikjang_called[side.index()] && self.gung.king_promoted == [false; 2];
+        let occupied = self.occupied_after(mv);
+        let mut board = self.board;
         if !careful && mv.from != king {
+            // Not in check: only a move on the king's lines, palace or horse and elephant
+            // ways can attack it, and then only through what the move changed there.
             let sensitive = TABLES.sensitive[king as usize];
             if !sensitive.contains(mv.from) && !sensitive.contains(mv.to) {
                 return true;
             }
+            if !no_second_bikjang {
+                return with_move_made(&mut board, mv, |board| {
+                    !Self::attack_opened(board, occupied, king, side.opponent(), mv)
+                });
+            }
         }
         let king_square = if mv.from == king { mv.to } else { king };
-        // Gungjanggi rule 2: a side that called bikjang once may not call it again.
-        let no_second_bikjang =
-            self.gung.bikjang_called[side.index()] && self.gung.king_promoted == [false; 2];
         let other_king = self.kings[side.opponent().index()];
-        let occupied = self.occupied_after(mv);
-        let mut board = self.board;
         with_move_made(&mut board, mv, |board| {
             let calls_again =
                 no_second_bikjang && open_file_between(board, king_square, other_king);
