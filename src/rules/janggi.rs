@@ -329,6 +329,10 @@ pub(super) struct JanggiTables {
     /// One step along any line (orthogonal, or a palace diagonal): a promoted soldier's or
     /// advisor's moves in gungjanggi-dan, and where such a piece attacks from.
     line_steps: Vec<Vec<u8>>,
+    /// `palace_steps`, `soldier_steps` and `line_steps` as square sets, for attack sets.
+    palace_step_sets: Vec<u128>,
+    soldier_step_sets: [Vec<u128>; 2],
+    line_step_sets: Vec<u128>,
 }
 
 /// The palace diagonal points and their links: (corner, centre) pairs.
@@ -484,17 +488,34 @@ static TABLES: LazyLock<JanggiTables> = LazyLock::new(|| {
     }
     JanggiTables {
         palace,
-        palace_steps,
         diagonal_rays,
         elephant_jumps,
         elephant_attackers,
-        soldier_steps,
         soldier_attackers,
         sensitive,
         diagonal_neighbours: diagonal_neighbour_table,
+        palace_step_sets: square_sets(&palace_steps),
+        soldier_step_sets: [
+            square_sets(&soldier_steps[0]),
+            square_sets(&soldier_steps[1]),
+        ],
+        line_step_sets: square_sets(&line_steps),
+        palace_steps,
+        soldier_steps,
         line_steps,
     }
 });
+
+/// Each square's list of squares as one set (a bit per square).
+fn square_sets(lists: &[Vec<u8>]) -> Vec<u128> {
+    lists
+        .iter()
+        .map(|list| {
+            list.iter()
+                .fold(0u128, |set, &square| set | 1u128 << square)
+        })
+        .collect()
+}
 
 /// A janggi position: board, side to move, counters and the rule set.
 #[derive(Clone, PartialEq, Eq)]
@@ -900,17 +921,10 @@ impl JanggiPosition {
             return 0;
         }
         if code & PROMOTED != 0 {
-            for &to in &tables.line_steps[square as usize] {
-                attacks |= 1u128 << to;
-            }
-            return attacks;
+            return tables.line_step_sets[square as usize];
         }
         match kind_of(code) {
-            kind::KING | kind::ADVISOR => {
-                for &to in &tables.palace_steps[square as usize] {
-                    attacks |= 1u128 << to;
-                }
-            }
+            kind::KING | kind::ADVISOR => attacks = tables.palace_step_sets[square as usize],
             kind::ELEPHANT => {
                 for jump in &tables.elephant_jumps[square as usize] {
                     if board[jump.block as usize] == 0 && board[jump.block2 as usize] == 0 {
@@ -981,11 +995,7 @@ impl JanggiPosition {
                     }
                 }
             }
-            _ => {
-                for &to in &tables.soldier_steps[owner(code).index()][square as usize] {
-                    attacks |= 1u128 << to;
-                }
-            }
+            _ => attacks = tables.soldier_step_sets[owner(code).index()][square as usize],
         }
         attacks
     }
