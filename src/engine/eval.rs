@@ -1084,85 +1084,86 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
     let mut square_score = [0i32; 2];
     // Each side's pawns.
     let mut pawns = [0u128; 2];
-    let mut pieces = occupied[0] | occupied[1];
-    while pieces != 0 {
-        let square = pieces.trailing_zeros() as u8;
-        pieces &= pieces - 1;
-        let code = board[square as usize];
-        let side = shogi::owner(code);
+    for side in [Side::First, Side::Second] {
         let index = side.index();
         let sign = if side == Side::First { 1 } else { -1 };
         let enemy = 1 - index;
-        let piece_kind = shogi::kind_of(code);
-        square_score[index] +=
-            tuned::SHOGI_SQUARE_WEIGHTS[piece_kind as usize - 1][shogi_own_square(square, side)];
-        let rank = square / 9;
-        // Ranks counted from the owner's side (0 = own back rank).
-        let forward = if side == Side::First { rank } else { 8 - rank } as i32;
-        if piece_kind == shogi::kind::KING {
-            // The king hides on its back ranks; the centre file is where attacks come.
-            if square % 9 == 4 {
-                terms[term::KING_CENTRE_FILE] += sign;
+        let mut pieces = occupied[index];
+        while pieces != 0 {
+            let square = pieces.trailing_zeros() as u8;
+            pieces &= pieces - 1;
+            let code = board[square as usize];
+            let piece_kind = shogi::kind_of(code);
+            square_score[index] += tuned::SHOGI_SQUARE_WEIGHTS[piece_kind as usize - 1]
+                [shogi_own_square(square, side)];
+            let rank = square / 9;
+            // Ranks counted from the owner's side (0 = own back rank).
+            let forward = if side == Side::First { rank } else { 8 - rank } as i32;
+            if piece_kind == shogi::kind::KING {
+                // The king hides on its back ranks; the centre file is where attacks come.
+                if square % 9 == 4 {
+                    terms[term::KING_CENTRE_FILE] += sign;
+                }
+                if forward <= 1 {
+                    terms[term::KING_AT_HOME] += sign;
+                } else {
+                    terms[term::KING_ADVANCE] += sign * forward;
+                }
+                continue;
             }
-            if forward <= 1 {
-                terms[term::KING_AT_HOME] += sign;
+            let kind_index = if piece_kind < 8 {
+                piece_kind - 1
             } else {
-                terms[term::KING_ADVANCE] += sign * forward;
+                piece_kind - 2
+            };
+            terms[kind_index as usize] += sign;
+            if piece_kind == shogi::kind::PAWN {
+                // Pawns (half the pieces) attack one square each: their attacks are counted
+                // for all of a side's pawns at once below.
+                terms[term::PAWN_ADVANCE] += sign * forward;
+                pawns[index] |= 1u128 << square;
+                continue;
             }
-            continue;
-        }
-        let kind_index = if piece_kind < 8 {
-            piece_kind - 1
-        } else {
-            piece_kind - 2
-        };
-        terms[kind_index as usize] += sign;
-        if piece_kind == shogi::kind::PAWN {
-            // Pawns (half the pieces) attack one square each: their attacks are counted
-            // for all of a side's pawns at once below.
-            terms[term::PAWN_ADVANCE] += sign * forward;
-            pawns[index] |= 1u128 << square;
-            continue;
-        }
-        let attacks = position.attacks_from(square);
-        let reach = (attacks & !occupied[index]).count_ones() as i32;
-        match piece_kind {
-            shogi::kind::BISHOP => terms[term::BISHOP_REACH] += sign * (reach - 5),
-            shogi::kind::HORSE => terms[term::HORSE_REACH] += sign * (reach - 8),
-            shogi::kind::ROOK => terms[term::ROOK_REACH] += sign * (reach - 6),
-            shogi::kind::DRAGON => terms[term::DRAGON_REACH] += sign * (reach - 10),
-            shogi::kind::LANCE => terms[term::LANCE_REACH] += sign * (reach - 2),
-            // Silvers and knights belong forward, golds near home.
-            shogi::kind::SILVER => terms[term::SILVER_ADVANCE] += sign * forward.min(4),
-            shogi::kind::KNIGHT => terms[term::KNIGHT_ADVANCE] += sign * forward.min(4),
-            _ => {}
-        }
-        let hits = (attacks & zones[enemy]).count_ones() as i32;
-        if hits > 0 {
-            attackers[enemy] += 1;
-            danger[enemy] += hits
-                * match piece_kind {
-                    shogi::kind::DRAGON | shogi::kind::HORSE => 5,
-                    shogi::kind::ROOK | shogi::kind::BISHOP => 3,
-                    shogi::kind::PAWN => 1,
-                    _ => 3,
-                };
-        }
-        cover[index] += (attacks & zones[index]).count_ones() as i32;
-        attacked[index] |= attacks;
-        tier_attacks[index][SHOGI_VALUE_TIER[piece_kind as usize] as usize] |= attacks;
-        // A guard stands next to its king, inside the king's zone.
-        if matches!(
-            piece_kind,
-            shogi::kind::GOLD
-                | shogi::kind::SILVER
-                | shogi::kind::PROMOTED_PAWN
-                | shogi::kind::PROMOTED_SILVER
-                | shogi::kind::PROMOTED_KNIGHT
-                | shogi::kind::PROMOTED_LANCE
-        ) && zones[index] & (1u128 << square) != 0
-        {
-            terms[term::KING_GUARDS] += sign;
+            let attacks = position.attacks_from(square);
+            let reach = (attacks & !occupied[index]).count_ones() as i32;
+            match piece_kind {
+                shogi::kind::BISHOP => terms[term::BISHOP_REACH] += sign * (reach - 5),
+                shogi::kind::HORSE => terms[term::HORSE_REACH] += sign * (reach - 8),
+                shogi::kind::ROOK => terms[term::ROOK_REACH] += sign * (reach - 6),
+                shogi::kind::DRAGON => terms[term::DRAGON_REACH] += sign * (reach - 10),
+                shogi::kind::LANCE => terms[term::LANCE_REACH] += sign * (reach - 2),
+                // Silvers and knights belong forward, golds near home.
+                shogi::kind::SILVER => terms[term::SILVER_ADVANCE] += sign * forward.min(4),
+                shogi::kind::KNIGHT => terms[term::KNIGHT_ADVANCE] += sign * forward.min(4),
+                _ => {}
+            }
+            let hits = (attacks & zones[enemy]).count_ones() as i32;
+            if hits > 0 {
+                attackers[enemy] += 1;
+                danger[enemy] += hits
+                    * match piece_kind {
+                        shogi::kind::DRAGON | shogi::kind::HORSE => 5,
+                        shogi::kind::ROOK | shogi::kind::BISHOP => 3,
+                        shogi::kind::PAWN => 1,
+                        _ => 3,
+                    };
+            }
+            cover[index] += (attacks & zones[index]).count_ones() as i32;
+            attacked[index] |= attacks;
+            tier_attacks[index][SHOGI_VALUE_TIER[piece_kind as usize] as usize] |= attacks;
+            // A guard stands next to its king, inside the king's zone.
+            if matches!(
+                piece_kind,
+                shogi::kind::GOLD
+                    | shogi::kind::SILVER
+                    | shogi::kind::PROMOTED_PAWN
+                    | shogi::kind::PROMOTED_SILVER
+                    | shogi::kind::PROMOTED_KNIGHT
+                    | shogi::kind::PROMOTED_LANCE
+            ) && zones[index] & (1u128 << square) != 0
+            {
+                terms[term::KING_GUARDS] += sign;
+            }
         }
     }
     // Each pawn attacks the square in front of it (no pawn stands on its last rank, and
