@@ -333,77 +333,78 @@ fn fitted_evaluation(
     let mut cannons = [0i32; 2];
     let pieces = occupied.count_ones() as i32;
     let mut phase = 0;
-    let mut remaining = occupied;
-    while remaining != 0 {
-        let square = remaining.trailing_zeros() as u8;
-        remaining &= remaining - 1;
-        let code = board[square as usize];
-        let side = xiangqi::owner(code);
+    for side in [Side::First, Side::Second] {
         let index = side.index();
-        let piece_kind = xiangqi::kind_of(code);
-        phase += phase_weight(piece_kind);
-        let relative = if side == Side::First {
-            square
-        } else {
-            (9 - square / 9) * 9 + square % 9
-        } as usize;
-        score[index] += model.square_values[piece_kind as usize][relative] as i32;
-        endgame_shift[index] += model.endgame_shifts[piece_kind as usize][relative] as i32;
-        // Janggi reads its mobility off each piece's attacks, which its threat terms need
-        // anyway; the palace diagonals are left out of the mobility (as the fit leaves them).
-        let attacks = attacks_from.as_ref().map(|attacks_from| {
-            let attacks = attacks_from(square);
-            tally.add(piece_kind, index, attacks, own[index]);
-            attacks
-        });
-        match piece_kind {
-            kind::CHARIOT => {
-                let mobility = match attacks {
-                    Some(attacks) => (attacks & CROSS[square as usize]).count_ones() as i32,
-                    None => rook_mobility(occupied, square),
-                };
-                score[index] += model.chariot_mobility * mobility;
-                attackers[index] += 2;
-            }
-            kind::HORSE => {
-                let mobility = match attacks {
-                    Some(attacks) => (attacks & !own[index]).count_ones() as i32,
-                    None => horse_mobility(board, square, side),
-                };
-                score[index] += model.horse_mobility * mobility;
-                attackers[index] += 1;
-            }
-            kind::CANNON => {
-                attackers[index] += 1;
-                cannons[index] += 1;
-                let reach = match attacks {
-                    Some(attacks) if model.janggi => {
-                        (attacks & CROSS[square as usize] & !own[index]).count_ones() as i32
+        let mut remaining = own[index];
+        while remaining != 0 {
+            let square = remaining.trailing_zeros() as u8;
+            remaining &= remaining - 1;
+            let code = board[square as usize];
+            let piece_kind = xiangqi::kind_of(code);
+            phase += phase_weight(piece_kind);
+            let relative = if side == Side::First {
+                square
+            } else {
+                (9 - square / 9) * 9 + square % 9
+            } as usize;
+            score[index] += model.square_values[piece_kind as usize][relative] as i32;
+            endgame_shift[index] += model.endgame_shifts[piece_kind as usize][relative] as i32;
+            // Janggi reads its mobility off each piece's attacks, which its threat terms need
+            // anyway; the palace diagonals are left out of the mobility (as the fit leaves them).
+            let attacks = attacks_from.as_ref().map(|attacks_from| {
+                let attacks = attacks_from(square);
+                tally.add(piece_kind, index, attacks, own[index]);
+                attacks
+            });
+            match piece_kind {
+                kind::CHARIOT => {
+                    let mobility = match attacks {
+                        Some(attacks) => (attacks & CROSS[square as usize]).count_ones() as i32,
+                        None => rook_mobility(occupied, square),
+                    };
+                    score[index] += model.chariot_mobility * mobility;
+                    attackers[index] += 2;
+                }
+                kind::HORSE => {
+                    let mobility = match attacks {
+                        Some(attacks) => (attacks & !own[index]).count_ones() as i32,
+                        None => horse_mobility(board, square, side),
+                    };
+                    score[index] += model.horse_mobility * mobility;
+                    attackers[index] += 1;
+                }
+                kind::CANNON => {
+                    attackers[index] += 1;
+                    cannons[index] += 1;
+                    let reach = match attacks {
+                        Some(attacks) if model.janggi => {
+                            (attacks & CROSS[square as usize] & !own[index]).count_ones() as i32
+                        }
+                        // Xiangqi, which has no attack sets here: its cannon slides and captures.
+                        _ => xiangqi_cannon_reach(board, occupied, square, side),
+                    };
+                    score[index] += model.cannon_reach * reach;
+                    let king = kings[1 - index];
+                    if king < 90 && (king % 9 == square % 9 || king / 9 == square / 9) {
+                        if let Some(weight) = model
+                            .cannon_facing_king
+                            .get(pieces_between(occupied, square, king))
+                        {
+                            score[index] += weight;
+                        }
                     }
-                    // Xiangqi, which has no attack sets here: its cannon slides and captures.
-                    _ => xiangqi_cannon_reach(board, occupied, square, side),
-                };
-                score[index] += model.cannon_reach * reach;
-                let king = kings[1 - index];
-                if king < 90 && (king % 9 == square % 9 || king / 9 == square / 9) {
-                    if let Some(weight) = model
-                        .cannon_facing_king
-                        .get(pieces_between(occupied, square, king))
+                }
+                kind::ADVISOR if model.janggi => {
+                    let king = kings[index];
+                    if (square as i32 % 9 - king as i32 % 9).abs() <= 1
+                        && (square as i32 / 9 - king as i32 / 9).abs() <= 1
                     {
-                        score[index] += weight;
+                        defenders[index] += 1;
                     }
                 }
+                kind::ADVISOR | kind::ELEPHANT if !model.janggi => defenders[index] += 1,
+                _ => {}
             }
-            kind::ADVISOR if model.janggi => {
-                let king = kings[index];
-                if (square as i32 % 9 - king as i32 % 9).abs() <= 1
-                    && (square as i32 / 9 - king as i32 / 9).abs() <= 1
-                {
-                    defenders[index] += 1;
-                }
-            }
-            kind::ADVISOR | kind::ELEPHANT if !model.janggi => defenders[index] += 1,
-            _ => {}
         }
     }
     let full = if model.janggi { 2 } else { 4 };
