@@ -1,6 +1,7 @@
 //! What xiangqi and janggi share: a 9×10 board of piece codes (numbered as in
-//! [`super::xiangqi::kind`]), its FEN fields, the piece-count check, and the
-//! make-look-unmake step of the king-safety tests.
+//! [`super::xiangqi::kind`]), its FEN fields, the piece-count check, the lines a chariot
+//! or cannon reads its reach off, the loop over a side's pieces that every move generator
+//! runs ([`moves_of_pieces`]), and the make-look-unmake step of the king-safety tests.
 
 use super::fen::parse_counter;
 use super::geometry::{file_of, parse_square_prefix, rank_of, square_name, ORTHOGONAL};
