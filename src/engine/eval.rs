@@ -1058,7 +1058,8 @@ pub fn shogi_square_terms(position: &ShogiPosition) -> Vec<i32> {
 }
 
 /// The shogi evaluation's terms ([`shogi_terms`]) and the weighted sum of its piece-square
-/// terms for the side to move (in the weights' 1/16 centipawn), computed in one pass.
+/// terms for the side to move (in the weights' 1/16 centipawn), computed together from one
+/// walk over each side's pieces (its pawns' attacks then taken at once).
 fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32) {
     use shogi_term as term;
     let board = position.board();
@@ -1169,9 +1170,10 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
     }
     // Each pawn attacks the square in front of it (no pawn stands on its last rank, and
     // the mask keeps an unlikely one from reaching past the board).
-    for index in 0..2 {
+    for side in [Side::First, Side::Second] {
+        let index = side.index();
         let enemy = 1 - index;
-        let attacks = if index == Side::First.index() {
+        let attacks = if side == Side::First {
             pawns[index] << 9
         } else {
             pawns[index] >> 9

@@ -315,9 +315,9 @@ pub(super) struct JanggiTables {
     /// Palace-diagonal rays (chariot and cannon) from each diagonal point.
     diagonal_rays: Vec<Vec<SquareRun>>,
     /// Elephant jumps: target, first block (orthogonal), second block (diagonal).
-    elephant_jumps: Vec<Vec<super::geometry::BlockableJump>>,
+    elephant_jumps: Vec<Vec<BlockableJump>>,
     /// Elephant attackers: for each target, (elephant square, blocks).
-    elephant_attackers: Vec<Vec<super::geometry::BlockableJump>>,
+    elephant_attackers: Vec<Vec<BlockableJump>>,
     /// Soldier steps per side.
     soldier_steps: [Vec<Vec<u8>>; 2],
     /// For each square and attacking side, the squares from which a soldier attacks it.
@@ -725,19 +725,21 @@ impl JanggiPosition {
                 .any(|ray| Self::diagonal_attacked(board, ray, attacker))
             || TABLES_9X10.horse_attackers[square as usize]
                 .iter()
-                .any(|jump| Self::jump_attacks(board, jump, piece(attacker, kind::HORSE)))
+                .any(|jump| Self::jump_attacked(board, jump, piece(attacker, kind::HORSE)))
             || tables.elephant_attackers[square as usize]
                 .iter()
-                .any(|jump| Self::jump_attacks(board, jump, piece(attacker, kind::ELEPHANT)))
-            || Self::stepper_attacks(tables, board, square, attacker)
+                .any(|jump| Self::jump_attacked(board, jump, piece(attacker, kind::ELEPHANT)))
+            || Self::stepper_attacked(tables, board, square, attacker)
     }
 
-    /// True when the attack on `square` that a move from `mv.from` to `mv.to` may open,
-    /// on `board` after that move (occupied squares `occupied`), is there: the orthogonal
-    /// lines and palace diagonals through either square (a slider freed, a cannon given a
-    /// screen) and the horses and elephants whose way the moved piece left. The same
-    /// answer as [`Self::attacked_on`] when `square` was not attacked before the move and
-    /// no general or promoted piece moved: nothing else can change.
+    /// True when `square`, not attacked by `attacker` before the move `mv` (a move of the
+    /// other side's, not off `square`), is attacked on `board` after it (occupied squares
+    /// `occupied`): the same answer as [`Self::attacked_on`] there, looking only where the
+    /// move can have opened an attack. That is the orthogonal lines and palace diagonals
+    /// through either of its squares (a slider freed, a cannon given its one screen or
+    /// left with one of two) and the horses and elephants whose way it left; a capture or
+    /// a blocked way only takes attacks away. Not for gungjanggi's extra attackers
+    /// ([`Self::king_attacked_on`]).
     fn attack_opened(
         board: &[u8; 90],
         occupied: u128,
@@ -759,13 +761,13 @@ impl JanggiPosition {
             .iter()
             .any(|jump| {
                 jump.block == mv.from
-                    && Self::jump_attacks(board, jump, piece(attacker, kind::HORSE))
+                    && Self::jump_attacked(board, jump, piece(attacker, kind::HORSE))
             })
             || tables.elephant_attackers[square as usize]
                 .iter()
                 .any(|jump| {
                     (jump.block == mv.from || jump.block2 == mv.from)
-                        && Self::jump_attacks(board, jump, piece(attacker, kind::ELEPHANT))
+                        && Self::jump_attacked(board, jump, piece(attacker, kind::ELEPHANT))
                 })
     }
 
@@ -822,7 +824,7 @@ impl JanggiPosition {
     /// True when `attacker` (a horse or elephant code) stands on the jump's far end with
     /// its way (one block, or an elephant's two) empty.
     #[inline(always)]
-    fn jump_attacks(board: &[u8; 90], jump: &BlockableJump, attacker: u8) -> bool {
+    fn jump_attacked(board: &[u8; 90], jump: &BlockableJump, attacker: u8) -> bool {
         board[jump.target as usize] == attacker
             && board[jump.block as usize] == 0
             && board[jump.block2 as usize] == 0
@@ -834,7 +836,7 @@ impl JanggiPosition {
     /// that a FEN puts on the other palace's diagonals attacks along them. (In play they
     /// never get there.)
     #[inline(always)]
-    fn stepper_attacks(
+    fn stepper_attacked(
         tables: &JanggiTables,
         board: &[u8; 90],
         square: u8,
@@ -1053,26 +1055,28 @@ impl JanggiPosition {
     fn is_safe(&self, mv: Move, careful: bool) -> bool {
         let side = self.side;
         let king = self.kings[side.index()];
-        // Gungjanggi rule 2: a side that called bikjang once may not call it again.
-        let no_second_bikjang =
-            self.gung.bikjang_called[side.index()] && self.gung.king_promoted == [false; 2];
-        let occupied = self.occupied_after(mv);
-        let mut board = self.board;
         if !careful && mv.from != king {
-            // Not in check: only a move on the king's lines, palace or horse and elephant
-            // ways can attack it, and then only through what the move changed there.
+            // Not in check, no bikjang to answer, no gungjanggi (whose promoted kings and
+            // pieces attack otherwise, and whose bikjang calls are counted): only a move
+            // on the king's lines, palace or horse and elephant ways can attack it, and
+            // then only through what the move changed there.
             let sensitive = TABLES.sensitive[king as usize];
             if !sensitive.contains(mv.from) && !sensitive.contains(mv.to) {
                 return true;
             }
-            if !no_second_bikjang {
-                return with_move_made(&mut board, mv, |board| {
-                    !Self::attack_opened(board, occupied, king, side.opponent(), mv)
-                });
-            }
+            let occupied = self.occupied_after(mv);
+            let mut board = self.board;
+            return with_move_made(&mut board, mv, |board| {
+                !Self::attack_opened(board, occupied, king, side.opponent(), mv)
+            });
         }
+        // Gungjanggi rule 2: a side that called bikjang once may not call it again.
+        let no_second_bikjang =
+            self.gung.bikjang_called[side.index()] && self.gung.king_promoted == [false; 2];
         let king_square = if mv.from == king { mv.to } else { king };
         let other_king = self.kings[side.opponent().index()];
+        let occupied = self.occupied_after(mv);
+        let mut board = self.board;
         with_move_made(&mut board, mv, |board| {
             let calls_again =
                 no_second_bikjang && open_file_between(board, king_square, other_king);
