@@ -1661,4 +1661,35 @@ mod tests {
             .check_move(Move::new(square_at(4, 2), square_at(4, 6)))
             .is_err());
     }
+
+    // A piece on an elephant's way to the general is pinned, on either of the way's two
+    // squares (Fairy-Stockfish 11.1 gives the same lists; `e2e2` is the pass).
+    //   c5 b (Han elephant): c4, then d3, then the general on e2.
+    #[test]
+    fn a_piece_on_either_square_of_an_elephants_way_to_the_general_is_pinned() {
+        // The chariot on d3, the way's second square, may not leave it.
+        let second = position("3k5/9/9/9/9/2b6/9/3R5/4K4/9 w - - 0 1");
+        assert_eq!(
+            uci_moves(&second),
+            ["e2d1", "e2d2", "e2e1", "e2e2", "e2e3", "e2f1", "e2f2"]
+        );
+        // The soldier on c4, the way's first square, may only take the elephant.
+        let first = position("3k5/9/9/9/9/2b6/2P6/9/4K4/9 w - - 0 1");
+        assert_eq!(
+            uci_moves(&first),
+            ["c4c5", "e2d1", "e2d2", "e2d3", "e2e1", "e2e2", "e2e3", "e2f1", "e2f2"]
+        );
+    }
+
+    // The palace diagonal f3–e2–d1 between a Han cannon or chariot on f3 and the Cho
+    // general on d1 (lists as Fairy-Stockfish 11.1 gives them).
+    #[test]
+    fn a_palace_diagonal_carries_a_cannons_screen_and_a_chariots_pin() {
+        // The advisor may not step to e2: it would be the cannon's screen.
+        let cannon = position("5k3/9/9/9/9/9/9/5c3/9/3KA4 w - - 0 1");
+        assert_eq!(uci_moves(&cannon), ["d1d1", "d1d2", "d1e2", "e1f1"]);
+        // The advisor on e2 may only take the chariot along the diagonal.
+        let chariot = position("5k3/9/9/9/9/9/9/5r3/4A4/3K5 w - - 0 1");
+        assert_eq!(uci_moves(&chariot), ["d1d1", "d1d2", "d1e1", "e2f3"]);
+    }
 }
