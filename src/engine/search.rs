@@ -30,6 +30,9 @@ const HISTORY_REDUCTION_DIVISOR: i32 = 6_000;
 const EVAL_CACHE_SIZE: usize = 1 << 15;
 /// Slots of the correction history per side (a power of two).
 const CORRECTION_SIZE: usize = 1 << 14;
+/// The correction history's entries: per side, `CORRECTION_SIZE` under the game's
+/// correction key, then `HISTORY_SIZE` under the move that led to the position.
+const CORRECTION_ENTRIES: usize = 2 * CORRECTION_SIZE + 2 * HISTORY_SIZE;
 /// Correction history entries are centipawns times this.
 const CORRECTION_GRAIN: i32 = 256;
 /// The largest correction, in centipawns.
@@ -100,9 +103,10 @@ struct Searcher<'a, P: EngineRules> {
     pv_len: [usize; MAX_PLY + 2],
     /// Static evaluations by search key (`EVAL_CACHE_SIZE` slots, the newest kept).
     eval_cache: Vec<(u64, i32)>,
-    /// Correction history: per side and [`EngineRules::correction_key`] slot, how far
-    /// searches found the static evaluation off (centipawns × `CORRECTION_GRAIN`), a
-    /// running average added to later evaluations under the same key.
+    /// Correction history: per side, under the [`EngineRules::correction_key`] and
+    /// (where the game keeps it) under the move that led to the position, how far
+    /// searches found the static evaluation off (centipawns × `CORRECTION_GRAIN`),
+    /// added to later evaluations under the same keys ([`CORRECTION_ENTRIES`]).
     correction: Vec<i32>,
     /// One move picker per ply, taken by the node searching there and given back after
     /// (reused so that its large arrays are not filled anew at every node).
@@ -131,7 +135,7 @@ impl Default for SearchMemory {
             history: vec![0; 2 * HISTORY_SIZE],
             counters: vec![Move::default(); 2 * HISTORY_SIZE],
             eval_cache: vec![(0, 0); EVAL_CACHE_SIZE],
-            correction: vec![0; 2 * CORRECTION_SIZE],
+            correction: vec![0; CORRECTION_ENTRIES],
             pickers: (0..MAX_PLY + 2).map(|_| Some(Box::default())).collect(),
         }
     }
@@ -159,7 +163,7 @@ impl SearchMemory {
         let whole = self.history.len() == 2 * HISTORY_SIZE
             && self.counters.len() == 2 * HISTORY_SIZE
             && self.eval_cache.len() == EVAL_CACHE_SIZE
-            && self.correction.len() == 2 * CORRECTION_SIZE
+            && self.correction.len() == CORRECTION_ENTRIES
             && self.pickers.len() == MAX_PLY + 2;
         if !whole {
             *self = SearchMemory::default();
@@ -712,11 +716,12 @@ impl<P: EngineRules> Searcher<'_, P> {
     }
 
     /// The static evaluation plus the level's noise (the same for a position every time)
-    /// and the correction history's learned offset under the position's key.
+    /// and the correction history's learned offsets ([`Self::correction_slots`];
+    /// `after_last_played` as there).
     #[inline]
-    fn static_eval(&mut self, position: &P) -> i32 {
-        let correction_slot = self.correction_slot(position);
-        self.corrected_eval(position, correction_slot)
+    fn static_eval(&mut self, position: &P, after_last_played: bool) -> i32 {
+        let correction_slots = self.correction_slots(position, after_last_played);
+        self.corrected_eval(position, correction_slots)
     }
 
     /// [`Self::static_eval`] with the correction slot already found (a node of the main
@@ -724,7 +729,7 @@ impl<P: EngineRules> Searcher<'_, P> {
     /// (re-searches, transpositions): their evaluation is kept in a small cache keyed by
     /// the full search key.
     #[inline]
-    fn corrected_eval(&mut self, position: &P, correction_slot: Option<usize>) -> i32 {
+    fn corrected_eval(&mut self, position: &P, correction_slots: [Option<usize>; 2]) -> i32 {
         let key = position.search_key();
         let slot = &mut self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)];
         let mut value = if slot.0 == key && key != 0 {
@@ -742,7 +747,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             let span = 2 * self.plan.noise as u64 + 1;
             value += (mixed >> 20) as i64 as i32 % span as i32 - self.plan.noise;
         }
-        if let Some(slot) = correction_slot {
+        for slot in correction_slots.into_iter().flatten() {
             value += self.correction[slot] / CORRECTION_GRAIN;
         }
         value.clamp(-DECIDED + 1, DECIDED - 1)
@@ -756,25 +761,36 @@ impl<P: EngineRules> Searcher<'_, P> {
         table::prefetch(&self.eval_cache[key as usize & (EVAL_CACHE_SIZE - 1)]);
     }
 
-    /// The correction history's slot for `position`, if its game keeps one.
+    /// The correction history's slots for `position`: under its game's correction key,
+    /// and under the move that led to it where the game keeps that too and
+    /// `after_last_played` says the last move pushed led to `position` (not so inside
+    /// the quiescence search, which plays without pushing).
     #[inline]
-    fn correction_slot(&self, position: &P) -> Option<usize> {
-        let key = position.correction_key()?;
-        Some(
+    fn correction_slots(&self, position: &P, after_last_played: bool) -> [Option<usize>; 2] {
+        let by_key = position.correction_key().map(|key| {
             (key >> 50) as usize % CORRECTION_SIZE
-                + position.side_to_move().index() * CORRECTION_SIZE,
-        )
+                + position.side_to_move().index() * CORRECTION_SIZE
+        });
+        let by_move = if P::CONTINUATION_CORRECTION && after_last_played {
+            self.counter_slot(position)
+                .map(|slot| 2 * CORRECTION_SIZE + slot)
+        } else {
+            None
+        };
+        [by_key, by_move]
     }
 
-    /// Moves the correction in `slot` (a position's [`Self::correction_slot`]) toward
-    /// `error`, what a search of `depth` found minus the (corrected) static evaluation;
-    /// deeper searches weigh more.
-    fn learn_correction(&mut self, slot: Option<usize>, error: i32, depth: i32) {
-        if let Some(slot) = slot {
-            let weight = (depth + 1).min(16);
-            let target = error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN;
+    /// Moves each correction in `slots` (a position's [`Self::correction_slots`]) by a
+    /// share of `error`, what a search of `depth` found minus the corrected static
+    /// evaluation: together the entries settle where the corrected evaluation meets the
+    /// searches. Deeper searches weigh more.
+    fn learn_correction(&mut self, slots: [Option<usize>; 2], error: i32, depth: i32) {
+        let weight = (depth + 1).min(16);
+        let step =
+            error.clamp(-CORRECTION_LIMIT, CORRECTION_LIMIT) * CORRECTION_GRAIN * weight / 256;
+        for slot in slots.into_iter().flatten() {
             let entry = &mut self.correction[slot];
-            *entry = ((*entry * (256 - weight) + target * weight) / 256).clamp(
+            *entry = (*entry + step).clamp(
                 -CORRECTION_LIMIT * CORRECTION_GRAIN,
                 CORRECTION_LIMIT * CORRECTION_GRAIN,
             );
@@ -873,7 +889,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
         let in_check = *self.checks.last().unwrap_or(&false);
         if ply >= MAX_PLY - 1 {
-            return self.static_eval(position);
+            return self.static_eval(position, true);
         }
         // Mate-distance pruning: no score here can beat a mate found nearer the root.
         alpha = alpha.max(-MATE + ply as i32);
@@ -903,15 +919,15 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
             }
         }
-        let correction_slot = if in_check {
-            None
+        let correction_slots = if in_check {
+            [None, None]
         } else {
-            self.correction_slot(position)
+            self.correction_slots(position, true)
         };
         let static_eval = if in_check {
             -INFINITY
         } else {
-            self.corrected_eval(position, correction_slot)
+            self.corrected_eval(position, correction_slots)
         };
         self.evals[ply] = static_eval;
         // Better than two plies ago (the same side to move): prune less, reduce less.
@@ -1124,7 +1140,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             && !(bound == Bound::Lower && best_score <= static_eval)
             && !(bound == Bound::Upper && best_score >= static_eval)
         {
-            self.learn_correction(correction_slot, best_score - static_eval, depth);
+            self.learn_correction(correction_slots, best_score - static_eval, depth);
         }
         self.table
             .store(key, best_move, best_score, depth, bound, ply as i32);
@@ -1221,7 +1237,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
         }
         if ply >= MAX_PLY - 1 {
-            return self.static_eval(position);
+            return self.static_eval(position, depth == 0);
         }
         let in_check = if depth == 0 {
             *self.checks.last().unwrap_or(&false)
@@ -1261,7 +1277,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             best = -INFINITY;
         } else {
-            best = self.static_eval(position);
+            best = self.static_eval(position, depth == 0);
             if best >= beta {
                 self.give_back_picker(ply, picker);
                 return best;
@@ -1550,36 +1566,37 @@ mod tests {
     fn correction_history_moves_the_static_evaluation_toward_what_searches_found() {
         let root = ShogiPosition::default();
         with_searcher(&root, |searcher| {
-            let raw = searcher.static_eval(&root);
-            let slot = searcher.correction_slot(&root);
-            // One verdict moves it a little (weight 8 of 256), many deep ones nearly all the way.
-            searcher.learn_correction(slot, 100, 7);
-            let after_one = searcher.static_eval(&root);
+            let raw = searcher.static_eval(&root, true);
+            let slots = searcher.correction_slots(&root, true);
+            // One verdict moves it a little (weight 8 of 256), many deep ones all the way,
+            // and no further.
+            searcher.learn_correction(slots, 100, 7);
+            let after_one = searcher.static_eval(&root, true);
             assert!(
                 after_one > raw && after_one < raw + 10,
                 "{raw} -> {after_one}"
             );
             for _ in 0..200 {
-                searcher.learn_correction(slot, 100, 20);
+                let error = raw + 100 - searcher.static_eval(&root, true);
+                searcher.learn_correction(slots, error, 20);
             }
-            assert!((raw + 95..=raw + 100).contains(&searcher.static_eval(&root)));
+            assert!((raw + 95..=raw + 100).contains(&searcher.static_eval(&root, true)));
             // Never more than CORRECTION_LIMIT, however far off a search found it.
             for _ in 0..200 {
-                searcher.learn_correction(slot, -5_000, 20);
+                searcher.learn_correction(slots, -5_000, 20);
             }
-            let corrected = searcher.static_eval(&root);
+            let corrected = searcher.static_eval(&root, true);
             assert!((raw - CORRECTION_LIMIT..=raw - CORRECTION_LIMIT + 5).contains(&corrected));
             // The other side to move in the same key is another slot: untouched.
             let mut other_side = root.clone();
             other_side.play_null_move();
+            let [other_slot, _] = searcher.correction_slots(&other_side, true);
+            let [root_slot, _] = slots;
             assert_eq!(
-                searcher.correction_slot(&other_side).unwrap() / CORRECTION_SIZE,
-                1 - searcher.correction_slot(&root).unwrap() / CORRECTION_SIZE
+                other_slot.unwrap() / CORRECTION_SIZE,
+                1 - root_slot.unwrap() / CORRECTION_SIZE
             );
-            assert_eq!(
-                searcher.correction[searcher.correction_slot(&other_side).unwrap()],
-                0
-            );
+            assert_eq!(searcher.correction[other_slot.unwrap()], 0);
         });
     }
 
@@ -1606,6 +1623,12 @@ mod tests {
         );
         let learned = |memory: &SearchMemory| memory.correction.iter().filter(|&&c| c != 0).count();
         assert!(learned(&memory) > 0, "a search leaves corrections behind");
+        // Shogi learns under the previous move too (the entries after the keyed ones).
+        let by_move = memory.correction[2 * CORRECTION_SIZE..]
+            .iter()
+            .filter(|&&c| c != 0)
+            .count();
+        assert!(by_move > 0, "corrections under the previous move");
         memory.prepare::<XiangqiPosition>();
         assert_eq!(learned(&memory), 0);
     }
