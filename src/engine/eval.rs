@@ -131,8 +131,9 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// and to squares, or the dropped kind and square), as Stockfish's continuation
     /// correction: how a reply to that move tends to be misjudged. Measured in session 31
     /// at 40,000 nodes: shogi +40 ± 34 against the build before (400 games, with the
-    /// mended update), janggi +16 ± 34 against the mended update alone; xiangqi's
-    /// +26 ± 29 (400 games, no keyed table) is no proof yet, so it is off there.
+    /// mended update); janggi +16 ± 34 against the mend's first form, itself +29 ± 34
+    /// against the build before; xiangqi's +26 ± 29 (400 games, no keyed table) is no
+    /// proof yet, so it is off there.
     const CONTINUATION_CORRECTION: bool = false;
     /// The search hands out a node's moves in stages ([`super::picker`]): the hash move
     /// before any generation, captures, refutations, then the quiet moves. When false,

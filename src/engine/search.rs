@@ -35,7 +35,8 @@ const CORRECTION_SIZE: usize = 1 << 14;
 const CORRECTION_ENTRIES: usize = 2 * CORRECTION_SIZE + 2 * HISTORY_SIZE;
 /// Correction history entries are centipawns times this.
 const CORRECTION_GRAIN: i32 = 256;
-/// The largest correction, in centipawns.
+/// The largest correction of one entry, and the largest error one verdict teaches, in
+/// centipawns (a position's two entries together may add up to twice this).
 const CORRECTION_LIMIT: i32 = 200;
 /// A bound beyond every score.
 const INFINITY: i32 = 31_000;
@@ -724,7 +725,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         self.corrected_eval(position, correction_slots)
     }
 
-    /// [`Self::static_eval`] with the correction slot already found (a node of the main
+    /// [`Self::static_eval`] with the correction slots already found (a node of the main
     /// search needs it twice: to evaluate and to learn). Positions come back
     /// (re-searches, transpositions): their evaluation is kept in a small cache keyed by
     /// the full search key.
@@ -1597,6 +1598,42 @@ mod tests {
                 1 - root_slot.unwrap() / CORRECTION_SIZE
             );
             assert_eq!(searcher.correction[other_slot.unwrap()], 0);
+        });
+    }
+
+    #[test]
+    fn the_move_correction_slot_needs_a_real_last_move_on_the_stack_and_a_game_that_keeps_it() {
+        let root = ShogiPosition::default();
+        let mut moves = MoveList::new();
+        root.legal_moves(&mut moves);
+        let first = moves.as_slice()[0];
+        let mut child = root.clone();
+        child.play_unchecked(first);
+        with_searcher(&root, |searcher| {
+            // The game's start: no move led here.
+            assert_eq!(searcher.correction_slots(&root, true)[1], None);
+            searcher.push(child.search_key(), false, false, first);
+            let [by_key, by_move] = searcher.correction_slots(&child, true);
+            assert!(by_key.is_some());
+            let by_move = by_move.expect("a slot under the move played");
+            assert!((2 * CORRECTION_SIZE..CORRECTION_ENTRIES).contains(&by_move));
+            // Inside the quiescence search the stack's last move may not be the last played.
+            assert_eq!(searcher.correction_slots(&child, false)[1], None);
+            // After a null move there is no move to learn under.
+            let mut passed = child.clone();
+            passed.play_null_move();
+            searcher.push(passed.search_key(), false, true, Move::default());
+            assert_eq!(searcher.correction_slots(&passed, true)[1], None);
+        });
+        // Xiangqi keeps no correction at all.
+        let xiangqi = XiangqiPosition::default();
+        let mut moves = MoveList::new();
+        xiangqi.legal_moves(&mut moves);
+        let mut child = xiangqi.clone();
+        child.play_unchecked(moves.as_slice()[0]);
+        with_searcher(&xiangqi, |searcher| {
+            searcher.push(child.search_key(), false, false, moves.as_slice()[0]);
+            assert_eq!(searcher.correction_slots(&child, true), [None, None]);
         });
     }
 
