@@ -10,8 +10,8 @@ use super::board9x10::{
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
-    file_of, offset, rank_of, square_at, square_name, BoardTables, SquareSet, DIAGONAL, ORTHOGONAL,
-    TABLES_9X10,
+    file_of, offset, rank_of, square_at, square_name, BlockableJump, BoardTables, SquareSet,
+    DIAGONAL, ORTHOGONAL, TABLES_9X10,
 };
 use super::zobrist;
 use super::{FenError, IllegalMove, Move, MoveList, Position, Side};
@@ -376,49 +376,82 @@ impl XiangqiPosition {
     /// True when `square` is attacked by `attacker` on `board` (flying general included),
     /// whose occupied squares are `occupied`.
     fn attacked_on(board: &[u8; 90], occupied: u128, square: u8, attacker: Side) -> bool {
-        let tables = &*TABLES_9X10;
-        let chariot = piece(attacker, kind::CHARIOT);
-        let cannon = piece(attacker, kind::CANNON);
-        let king = piece(attacker, kind::KING);
-        // Along a file or rank: a chariot (or the facing general) first, or a cannon over
-        // one screen.
-        for (direction, lines) in LINES.iter().enumerate() {
-            let Some(first) = nearest(lines[square as usize] & occupied, direction) else {
-                continue;
-            };
-            let code = board[first as usize];
-            if code == chariot || code == king {
-                return true;
-            }
-            if let Some(second) = nearest(lines[first as usize] & occupied, direction) {
-                if board[second as usize] == cannon {
-                    return true;
-                }
-            }
+        (0..LINES.len())
+            .any(|direction| Self::line_attacked(board, occupied, square, attacker, direction))
+            || TABLES_9X10.horse_attackers[square as usize]
+                .iter()
+                .any(|jump| Self::horse_attacks(board, jump, attacker))
+            || Self::soldier_attacked(board, square, attacker)
+    }
+
+    /// True when `square`, not attacked by `attacker` before the move `mv` (a move of the
+    /// other side's, not off `square`), is attacked on `board` after it (occupied squares
+    /// `occupied`): the same answer as [`Self::attacked_on`] there, looking only where the
+    /// move can have opened an attack. That is the files and ranks through either of its
+    /// squares (a chariot or the facing general freed, a cannon given its one screen or
+    /// left with one of two) and the horses whose leg it left; a capture keeps the square
+    /// occupied, and no move of the other side's brings a soldier.
+    fn attack_opened(
+        board: &[u8; 90],
+        occupied: u128,
+        square: u8,
+        attacker: Side,
+        mv: Move,
+    ) -> bool {
+        let moved = 1u128 << mv.from | 1u128 << mv.to;
+        (0..LINES.len()).any(|direction| {
+            LINES[direction][square as usize] & moved != 0
+                && Self::line_attacked(board, occupied, square, attacker, direction)
+        }) || TABLES_9X10.horse_attackers[square as usize]
+            .iter()
+            .any(|jump| jump.block == mv.from && Self::horse_attacks(board, jump, attacker))
+    }
+
+    /// Along the file or rank from `square` in `direction`: a chariot (or the facing
+    /// general) of `attacker`'s first, or its cannon over one screen.
+    #[inline(always)]
+    fn line_attacked(
+        board: &[u8; 90],
+        occupied: u128,
+        square: u8,
+        attacker: Side,
+        direction: usize,
+    ) -> bool {
+        let lines = &LINES[direction];
+        let Some(first) = nearest(lines[square as usize] & occupied, direction) else {
+            return false;
+        };
+        let code = board[first as usize];
+        if code == piece(attacker, kind::CHARIOT) || code == piece(attacker, kind::KING) {
+            return true;
         }
-        let horse = piece(attacker, kind::HORSE);
-        for jump in &tables.horse_attackers[square as usize] {
-            if board[jump.target as usize] == horse && board[jump.block as usize] == 0 {
-                return true;
-            }
-        }
+        nearest(lines[first as usize] & occupied, direction)
+            .is_some_and(|second| board[second as usize] == piece(attacker, kind::CANNON))
+    }
+
+    /// True when `attacker`'s horse stands on the jump's far end with its leg empty.
+    #[inline(always)]
+    fn horse_attacks(board: &[u8; 90], jump: &BlockableJump, attacker: Side) -> bool {
+        board[jump.target as usize] == piece(attacker, kind::HORSE)
+            && board[jump.block as usize] == 0
+    }
+
+    /// True when a soldier of `attacker`'s attacks `square`: from the square behind it
+    /// (as `attacker` sees it), or from beside it once across the river.
+    #[inline(always)]
+    fn soldier_attacked(board: &[u8; 90], square: u8, attacker: Side) -> bool {
         let soldier = piece(attacker, kind::SOLDIER);
         let toward_attacker: i8 = if attacker == Side::First { -1 } else { 1 };
-        if let Some(from) = offset(square, (0, toward_attacker), 10) {
-            if board[from as usize] == soldier {
-                return true;
-            }
+        if offset(square, (0, toward_attacker), 10)
+            .is_some_and(|from| board[from as usize] == soldier)
+        {
+            return true;
         }
-        if !own_half(attacker, square) {
-            for sideways in [-1, 1] {
-                if let Some(from) = offset(square, (sideways, 0), 10) {
-                    if board[from as usize] == soldier {
-                        return true;
-                    }
-                }
-            }
-        }
-        false
+        !own_half(attacker, square)
+            && [-1, 1].into_iter().any(|sideways| {
+                offset(square, (sideways, 0), 10)
+                    .is_some_and(|from| board[from as usize] == soldier)
+            })
     }
 
     /// True when `square` is attacked by `attacker`'s chariots, cannons, horses, soldiers or
@@ -494,6 +527,12 @@ impl XiangqiPosition {
             if !sensitive.contains(mv.from) && !sensitive.contains(mv.to) {
                 return true;
             }
+            // Not in check: only what the move changed on the king's lines and horse legs
+            // can attack it now.
+            let occupied = self.occupied_after(mv);
+            return with_move_made(&mut self.board, mv, |board| {
+                !Self::attack_opened(board, occupied, king, side.opponent(), mv)
+            });
         }
         let king_square = if mv.from == king { mv.to } else { king };
         let occupied = self.occupied_after(mv);
@@ -872,6 +911,42 @@ mod tests {
         assert_eq!(
             p.check_move(Move::new(cannon, square_at(4, 3))),
             Err(IllegalMove::NotAMove)
+        );
+    }
+
+    fn uci_moves(p: &XiangqiPosition) -> Vec<String> {
+        let mut moves = MoveList::new();
+        p.legal_moves(&mut moves);
+        let mut names: Vec<String> = moves.iter().map(|&m| p.move_to_uci(m)).collect();
+        names.sort();
+        names
+    }
+
+    // Moves that open an attack on the mover's own general when it is not in check: what
+    // `attack_opened` must find (lists as Fairy-Stockfish 11.1 gives them).
+    #[test]
+    fn a_piece_on_a_horses_leg_a_cannons_screen_or_between_the_generals_is_held() {
+        // The chariot on f2 is the leg of the horse on g2's jump to e1: it may only take it.
+        let leg = position("3k5/9/9/9/9/9/9/9/5Rn2/4K4 w - - 0 1");
+        assert_eq!(uci_moves(&leg), ["e1e2", "e1f1", "f2g2"]);
+        // The chariot may not stop on e3, where it would be the cannon's screen.
+        let screen = position("3k5/9/9/9/4c4/9/9/R8/9/4K4 w - - 0 1");
+        let mut expected: Vec<String> = (1..=10)
+            .filter(|&rank| rank != 3)
+            .map(|rank| format!("a3a{rank}"))
+            .chain(["b", "c", "d", "f", "g", "h", "i"].map(|file| format!("a3{file}3")))
+            .chain(["e1e2".to_string(), "e1f1".to_string()])
+            .collect();
+        expected.sort();
+        assert_eq!(uci_moves(&screen), expected);
+        // The chariot between the generals may not leave their file.
+        let between = position("4k4/9/9/9/9/4R4/9/9/9/4K4 w - - 0 1");
+        assert_eq!(
+            uci_moves(&between),
+            [
+                "e1d1", "e1e2", "e1f1", "e5e10", "e5e2", "e5e3", "e5e4", "e5e6", "e5e7", "e5e8",
+                "e5e9"
+            ]
         );
     }
 }
