@@ -307,8 +307,8 @@ fn a_move_outside_the_analysis_is_judged_by_a_short_search() {
     app.update(Action::Learn);
     let learn = play(&app).learn.clone().expect("exercises");
     let exercise = learn.exercise().clone();
-    // A quiet king step keeps the extra chariot: checked on the worker, then accepted.
-    let tried = click_move(&mut app, "d1e1");
+    // A quiet chariot step keeps the extra chariot: checked on the worker, then accepted.
+    let tried = click_move(&mut app, "a1a2");
     assert_ne!(Some(tried), exercise.best);
     assert!(status(&app).starts_with("Checking"), "{}", status(&app));
     assert_eq!(run_analyses(&mut app), 1);

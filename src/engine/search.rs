@@ -1625,15 +1625,19 @@ mod tests {
             searcher.push(passed.search_key(), false, true, Move::default());
             assert_eq!(searcher.correction_slots(&passed, true)[1], None);
         });
-        // Xiangqi keeps no correction at all.
+        // Xiangqi keeps no table under a key, only the one under the move.
         let xiangqi = XiangqiPosition::default();
         let mut moves = MoveList::new();
         xiangqi.legal_moves(&mut moves);
         let mut child = xiangqi.clone();
         child.play_unchecked(moves.as_slice()[0]);
         with_searcher(&xiangqi, |searcher| {
+            assert_eq!(searcher.correction_slots(&xiangqi, true), [None, None]);
             searcher.push(child.search_key(), false, false, moves.as_slice()[0]);
-            assert_eq!(searcher.correction_slots(&child, true), [None, None]);
+            let [by_key, by_move] = searcher.correction_slots(&child, true);
+            assert_eq!(by_key, None);
+            assert!(by_move
+                .is_some_and(|slot| (2 * CORRECTION_SIZE..CORRECTION_ENTRIES).contains(&slot)));
         });
     }
 

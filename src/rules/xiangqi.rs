@@ -939,14 +939,11 @@ mod tests {
             .collect();
         expected.sort();
         assert_eq!(uci_moves(&screen), expected);
-        // The chariot between the generals may not leave their file.
-        let between = position("4k4/9/9/9/9/4R4/9/9/9/4K4 w - - 0 1");
+        // The cannon between the generals may not leave their file.
+        let between = position("4k4/9/9/9/9/4C4/9/9/9/4K4 w - - 0 1");
         assert_eq!(
             uci_moves(&between),
-            [
-                "e1d1", "e1e2", "e1f1", "e5e10", "e5e2", "e5e3", "e5e4", "e5e6", "e5e7", "e5e8",
-                "e5e9"
-            ]
+            ["e1d1", "e1e2", "e1f1", "e5e2", "e5e3", "e5e4", "e5e6", "e5e7", "e5e8", "e5e9"]
         );
     }
 }
