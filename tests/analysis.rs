@@ -109,7 +109,7 @@ fn a_hanging_rook_is_a_blunder_in_shogi() {
     assert_eq!(marks(&analysis)[1], None, "{analysis:#?}");
 }
 
-/// Xiangqi's usual start: 炮二平五 馬８進７ 馬二進三 車９平８ 車一平二 炮８進４?
+/// Xiangqi's usual start: 炮二平五 馬８進７ 馬二進三 車９平８ 車一平二 炮８進４.
 fn short_xiangqi_game() -> (AnyPosition, Vec<Move>) {
     line(
         "xiangqi",

@@ -129,8 +129,8 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     const ROOT_REDUCTIONS: bool = false;
     /// The correction history also learns under the move that led to a position (from
     /// and to squares, or the dropped kind and square), as Stockfish's continuation
-    /// correction: how a reply to that move tends to be misjudged. Measured in session 31
-    /// at 40,000 nodes: shogi +40 ± 34 against the build before (400 games, with the
+    /// correction: how a reply to that move tends to be misjudged. Measured in sessions
+    /// 31–32 at 40,000 nodes: shogi +40 ± 34 against the build before (400 games, with the
     /// mended update); janggi +16 ± 34 against the mend's first form, itself +29 ± 34
     /// against the build before; xiangqi (which has no keyed table, so this is its only
     /// correction) +30 ± 20 over 800 games (sessions 31 and 32). On in all three games.
