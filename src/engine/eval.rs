@@ -132,8 +132,9 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// correction: how a reply to that move tends to be misjudged. Measured in sessions
     /// 31–32 at 40,000 nodes: shogi +40 ± 34 against the build before (400 games, with the
     /// mended update); janggi +16 ± 34 against the mend's first form, itself +29 ± 34
-    /// against the build before; xiangqi (which has no keyed table, so this is its only
-    /// correction) +30 ± 20 over 800 games (sessions 31 and 32). On in all three games.
+    /// against the build before, and without this table −18 ± 34 (session 33); xiangqi
+    /// (which has no keyed table, so this is its only correction) +30 ± 20 over 800 games
+    /// (sessions 31 and 32). On in all three games.
     const CONTINUATION_CORRECTION: bool = false;
     /// The search hands out a node's moves in stages ([`super::picker`]): the hash move
     /// before any generation, captures, refutations, then the quiet moves. When false,
