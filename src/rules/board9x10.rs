@@ -51,6 +51,13 @@ pub fn nearest(blockers: u128, direction: usize) -> Option<u8> {
     }
 }
 
+/// The nearest piece of `occupied` from `square` (not itself) along `direction`: the
+/// first piece a chariot or a cannon on `square` meets on that file or rank.
+#[inline(always)]
+pub fn nearest_on_line(occupied: u128, square: u8, direction: usize) -> Option<u8> {
+    nearest(LINES[direction][square as usize] & occupied, direction)
+}
+
 /// A 9×10 game's move generation one piece at a time: what [`moves_of_pieces`] needs to
 /// list the side to move's moves in the one loop xiangqi and janggi share.
 pub(super) trait PieceMoves {

@@ -5,9 +5,9 @@
 //! pass) live in [`super::game`].
 
 use super::board9x10::{
-    board_move_name, check_piece_counts, moves_of_pieces, nearest, open_file_between,
-    orthogonal_direction, parse_board_move, split_fen, with_move_made, within_reach, PieceMoves,
-    LINES,
+    board_move_name, check_piece_counts, moves_of_pieces, nearest, nearest_on_line,
+    open_file_between, orthogonal_direction, parse_board_move, split_fen, with_move_made,
+    within_reach, PieceMoves, LINES,
 };
 use super::fen::{parse_placement, write_placement};
 use super::geometry::{
@@ -782,8 +782,7 @@ impl JanggiPosition {
         attacker: Side,
         direction: usize,
     ) -> bool {
-        let lines = &LINES[direction];
-        let Some(first) = nearest(lines[square as usize] & occupied, direction) else {
+        let Some(first) = nearest_on_line(occupied, square, direction) else {
             return false;
         };
         let code = board[first as usize];
@@ -793,7 +792,7 @@ impl JanggiPosition {
         if kind_of(code) == kind::CANNON {
             return false;
         }
-        nearest(lines[first as usize] & occupied, direction)
+        nearest_on_line(occupied, first, direction)
             .is_some_and(|second| board[second as usize] == piece(attacker, kind::CANNON))
     }
 

@@ -4,7 +4,7 @@
 //! [`super::game`]; this module answers questions about one position.
 
 use super::board9x10::{
-    board_move_name, check_piece_counts, moves_of_pieces, nearest, open_file_between,
+    board_move_name, check_piece_counts, moves_of_pieces, nearest_on_line, open_file_between,
     orthogonal_direction, parse_board_move, split_fen, with_move_made, within_reach, PieceMoves,
     LINES,
 };
@@ -417,15 +417,14 @@ impl XiangqiPosition {
         attacker: Side,
         direction: usize,
     ) -> bool {
-        let lines = &LINES[direction];
-        let Some(first) = nearest(lines[square as usize] & occupied, direction) else {
+        let Some(first) = nearest_on_line(occupied, square, direction) else {
             return false;
         };
         let code = board[first as usize];
         if code == piece(attacker, kind::CHARIOT) || code == piece(attacker, kind::KING) {
             return true;
         }
-        nearest(lines[first as usize] & occupied, direction)
+        nearest_on_line(occupied, first, direction)
             .is_some_and(|second| board[second as usize] == piece(attacker, kind::CANNON))
     }
 
