@@ -146,6 +146,7 @@ impl Perception {
 }
 
 /// A position as a weaker level perceives it: the same game, with some moves unseen.
+/// Its search keeps no correction history (see the `EngineRules` impl below).
 #[derive(Clone, Debug)]
 pub struct Perceived<P> {
     /// The real position.
@@ -296,6 +297,9 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
     const ROOT_REDUCTIONS: bool = P::ROOT_REDUCTIONS;
+    // `correction_key` and `CONTINUATION_CORRECTION` keep their defaults (none): a level's
+    // search learns no correction history. The ladder and the `UCI_Elo` anchors were
+    // measured so (tools/STRENGTH.md, session 34); forwarding them would move every level.
     fn tactical_moves(&self, moves: &mut MoveList) {
         self.push_seen(moves, |position, own| position.tactical_moves(own));
     }
@@ -348,6 +352,25 @@ mod tests {
     }
 
     const START: &str = "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1";
+
+    #[test]
+    fn a_level_learns_no_correction_history_as_its_ladder_was_measured() {
+        // The real shogi position keeps corrections under a key and under the last move;
+        // the level's view of it keeps neither (levels 1-9 were measured without them).
+        let shogi = ShogiPosition::from_any(
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+        )
+        .unwrap();
+        assert!(shogi.correction_key().is_some());
+        const { assert!(<ShogiPosition as EngineRules>::CONTINUATION_CORRECTION) };
+        let perceived = Perceived {
+            position: shogi,
+            perception: perception(Side::First, 300, 1),
+        };
+        assert_eq!(perceived.correction_key(), None);
+        const { assert!(!<Perceived<ShogiPosition> as EngineRules>::CONTINUATION_CORRECTION) };
+        const { assert!(!<Perceived<XiangqiPosition> as EngineRules>::CONTINUATION_CORRECTION) };
+    }
 
     #[test]
     fn no_blindness_sees_every_move_and_the_perceived_moves_are_real_ones() {

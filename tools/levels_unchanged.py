@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""Do two qipan builds play the same moves at levels 1-9? Tells whether the ladder stands.
+
+Not run by `cargo test`. A level below 10 searches a fixed node budget on one thread with
+seeded noise and blind spots, so its move in a position is a function of the build: when
+two builds choose the same move at every level in every position of the committed set
+(`tools/data/depth-positions.txt`, 12 middlegames a game), the levels measured on the
+older build (`tools/results/ladder-now.txt`) still describe the newer one, and
+`tools/ladder.py` need not be run again. A difference names the game, level and position.
+
+    python3 tools/levels_unchanged.py <old qipan> <new qipan> [--variants shogi ...]
+
+Exit status 0 when every move is the same, 1 otherwise.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+
+POSITIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "depth-positions.txt")
+
+
+def positions(variants):
+    """(variant, FEN) of each position of the committed set, for the chosen games."""
+    found = []
+    with open(POSITIONS, encoding="utf-8") as lines:
+        for line in lines:
+            if line.startswith("#") or not line.strip():
+                continue
+            variant, fen = line.rstrip("\n").split("\t")[:2]
+            if variant in variants:
+                found.append((variant, fen))
+    return found
+
+
+def best_moves(binary, jobs):
+    """The move `binary` chooses for each (variant, FEN, level) of `jobs`, from a fresh
+    game each time (`ucinewgame`); the generous movetime only caps a level's nodes."""
+    engine = subprocess.Popen([binary, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                              text=True, bufsize=1)
+    engine.stdin.write("uci\n")
+    moves = []
+    for variant, fen, level in jobs:
+        engine.stdin.write(f"setoption name UCI_Variant value {variant}\n"
+                           f"setoption name Skill Level value {level}\n"
+                           f"ucinewgame\nposition fen {fen}\ngo movetime 60000\n")
+        engine.stdin.flush()
+        while True:
+            line = engine.stdout.readline()
+            if not line:
+                raise RuntimeError(f"{binary} closed its output")
+            if line.startswith("bestmove"):
+                moves.append(line.split()[1])
+                break
+    engine.stdin.write("quit\n")
+    engine.stdin.flush()
+    engine.wait(timeout=10)
+    return moves
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("old", help="the build the ladder was measured on")
+    parser.add_argument("new", help="the build to compare")
+    parser.add_argument("--variants", nargs="+", default=["xiangqi", "janggi", "shogi"])
+    args = parser.parse_args()
+    jobs = [(variant, fen, level) for variant, fen in positions(args.variants)
+            for level in range(1, 10)]
+    old, new = best_moves(args.old, jobs), best_moves(args.new, jobs)
+    same = {variant: 0 for variant in args.variants}
+    total = {variant: 0 for variant in args.variants}
+    for (variant, fen, level), before, after in zip(jobs, old, new):
+        total[variant] += 1
+        if before == after:
+            same[variant] += 1
+        else:
+            print(f"differs: {variant} level {level}: {before} -> {after} in {fen}")
+    for variant in args.variants:
+        print(f"{variant}: the same move in {same[variant]} of {total[variant]} searches "
+              "(levels 1-9)")
+    return 0 if same == total else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
