@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Do two qipan builds play the same moves at levels 1-9? Tells whether the ladder stands.
 
-Not run by `cargo test`. A level below 10 searches a fixed node budget on one thread with
+Not run by `cargo test`; needs `pip install pyffish` (it drives the engines with
+`tools/match.py`'s `Engine`). A level below 10 searches a fixed node budget on one thread with
 seeded noise and blind spots, so its move in a position is a function of the build: when
 two builds choose the same move at every level in every position of the committed set
 (`tools/data/depth-positions.txt`, 12 middlegames a game), that is evidence (from a sample
@@ -17,8 +18,10 @@ or a game has no positions).
 
 import argparse
 import os
-import subprocess
 import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from match import Engine  # noqa: E402
 
 POSITIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data", "depth-positions.txt")
 
@@ -38,39 +41,25 @@ def positions(variants):
 
 def best_moves(binary, jobs):
     """The move `binary` chooses for each (variant, FEN, level) of `jobs`, from a fresh
-    game each time (`ucinewgame`); the generous movetime only caps a level's nodes."""
-    engine = subprocess.Popen([binary, "uci"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                              text=True, bufsize=1)
-    engine.stdin.write("uci\n")
+    game each time (`ucinewgame`); the generous movetime only caps a level's nodes. An
+    option or position the build refuses (`info string error`) stops the comparison
+    instead of comparing full-strength moves."""
+    engine = Engine([binary, "uci"], binary)
+    engine.send("uci")
+    engine.read_until("uciok")
     moves = []
     for variant, fen, level in jobs:
-        # `isready` first, so an option or position the build refuses (an `info string
-        # error` line) stops the comparison instead of comparing full-strength moves.
-        engine.stdin.write(f"setoption name UCI_Variant value {variant}\n"
-                           f"setoption name Skill Level value {level}\n"
-                           f"ucinewgame\nposition fen {fen}\nisready\n")
-        engine.stdin.flush()
-        expect(engine, binary, "readyok")
-        engine.stdin.write("go movetime 60000\n")
-        engine.stdin.flush()
-        moves.append(expect(engine, binary, "bestmove").split()[1])
-    engine.stdin.write("quit\n")
-    engine.stdin.flush()
-    engine.wait(timeout=10)
+        engine.send(f"setoption name UCI_Variant value {variant}")
+        engine.send(f"setoption name Skill Level value {level}")
+        engine.new_game()
+        engine.send(f"position fen {fen}")
+        engine.send("go movetime 60000")
+        line, _ = engine.read_until("bestmove", timeout=120.0)
+        if engine.errors:
+            raise RuntimeError(f"{binary}: {engine.errors[0]}")
+        moves.append(line.split()[1])
+    engine.quit()
     return moves
-
-
-def expect(engine, binary, start):
-    """The next line of `engine` that begins with `start`; an error line or the end of its
-    output stops the script."""
-    while True:
-        line = engine.stdout.readline()
-        if not line:
-            raise RuntimeError(f"{binary} closed its output")
-        if line.startswith("info string error"):
-            raise RuntimeError(f"{binary}: {line.strip()}")
-        if line.startswith(start):
-            return line
 
 
 def main():
