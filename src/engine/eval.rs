@@ -142,6 +142,13 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// before the picker (janggi: with the staged order it lost both self-play matches
     /// against the one-generation order at equal nodes, 25–35 of 60 and 65–75 of 140).
     const STAGED_MOVE_ORDER: bool = true;
+    /// Whether the legal move `mv` gives check, when the game can tell without playing it
+    /// (`None`: play it and look). The search asks before making a quiet move that
+    /// late-move pruning or futility would drop unless it checks.
+    fn gives_check_unplayed(&self, mv: Move) -> Option<bool> {
+        let _ = mv;
+        None
+    }
     /// Appends the legal non-captures that give check, which the quiescence search looks
     /// at on its first ply; none by default (shogi's, where mates come by drops, pay).
     fn quiet_checks(&self, moves: &mut MoveList) {
@@ -1441,6 +1448,10 @@ impl EngineRules for ShogiPosition {
         self.legal_quiet_checks(moves);
     }
 
+    fn gives_check_unplayed(&self, mv: Move) -> Option<bool> {
+        Some(self.gives_check(mv))
+    }
+
     fn tactical_moves(&self, moves: &mut MoveList) {
         // Captures, and promotions of rooks and bishops: board moves only, never drops.
         self.legal_tactical_moves(moves);
@@ -1786,6 +1797,40 @@ mod tests {
                 captures_are_the_legal_moves_that_capture(&JanggiPosition::start(rules)) > 1_000
             );
         }
+    }
+
+    #[test]
+    fn shogi_tells_a_check_without_playing_as_playing_does() {
+        let mut checks = 0;
+        let mut discovered = 0;
+        random_playouts(
+            &ShogiPosition::start(),
+            0x5851_F42D_4C95_7F2D,
+            60,
+            240,
+            |position, legal| {
+                for &mv in legal.iter() {
+                    let mut child = position.clone();
+                    child.play_unchecked(mv);
+                    let checks_by_playing = child.in_check();
+                    assert_eq!(
+                        position.gives_check_unplayed(mv),
+                        Some(checks_by_playing),
+                        "{} {mv:?}",
+                        position.sfen()
+                    );
+                    if checks_by_playing {
+                        checks += 1;
+                        let king = child.king_square(child.side_to_move());
+                        if child.attacks_from(mv.to) & (1u128 << king) == 0 {
+                            discovered += 1;
+                        }
+                    }
+                }
+            },
+        );
+        assert!(checks > 2_000, "{checks} checks");
+        assert!(discovered > 20, "{discovered} discovered checks");
     }
 
     /// Plays random games from `start` and checks at every position that the move

@@ -294,6 +294,9 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     fn quiet_checks(&self, moves: &mut MoveList) {
         self.push_seen(moves, |position, own| position.quiet_checks(own));
     }
+    fn gives_check_unplayed(&self, mv: Move) -> Option<bool> {
+        self.position.gives_check_unplayed(mv)
+    }
     const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
     const ROOT_REDUCTIONS: bool = P::ROOT_REDUCTIONS;

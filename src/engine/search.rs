@@ -1016,7 +1016,20 @@ impl<P: EngineRules> Searcher<'_, P> {
                         } else {
                             1
                         };
+            // Futility: near the leaves, a quiet move that gives no check cannot lift a
+            // position this far below alpha.
+            let futile = prunable
+                && !tactical
+                && !is_killer
+                && depth <= 3
+                && quiet_window
+                && static_eval + FUTILITY_MARGIN * depth <= alpha;
             if late_quiet && mv.is_drop() {
+                continue;
+            }
+            // Either pruning keeps only the checks: where the game tells a check without
+            // playing the move, the others are dropped unplayed (the same tree, less work).
+            if (late_quiet || futile) && position.gives_check_unplayed(mv) == Some(false) {
                 continue;
             }
             let mut child = position.clone();
@@ -1036,16 +1049,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             {
                 continue;
             }
-            // Futility: near the leaves, a quiet move that gives no check cannot lift a
-            // position this far below alpha.
-            if prunable
-                && !tactical
-                && !gives_check
-                && !is_killer
-                && depth <= 3
-                && quiet_window
-                && static_eval + FUTILITY_MARGIN * depth <= alpha
-            {
+            if futile && !gives_check {
                 continue;
             }
             let new_depth = depth - 1;

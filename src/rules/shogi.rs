@@ -946,6 +946,54 @@ impl ShogiPosition {
         )
     }
 
+    /// True when the legal move `mv` leaves the opponent in check, found without playing
+    /// it: the moved or dropped piece attacks the enemy king from its new square, or its
+    /// old square opened a line from one of the mover's sliders. The engine's search prunes
+    /// quiet moves that give no check near the leaves, so it asks before making them.
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let tables = &**TABLES;
+        let us = self.side;
+        let king = self.kings[us.opponent().index()];
+        if king as usize >= SQUARE_COUNT || mv.to as usize >= SQUARE_COUNT {
+            return false;
+        }
+        let (code, vacated) = if mv.is_drop() {
+            (piece(us, mv.from & 7), 0)
+        } else {
+            let Some(&code) = self.board.get(mv.from as usize) else {
+                return false;
+            };
+            match promoted(kind_of(code)) {
+                Some(promoted_kind) if mv.is_promotion() => {
+                    (piece(us, promoted_kind), bit(mv.from))
+                }
+                _ => (code, bit(mv.from)),
+            }
+        };
+        let occupied = (self.all_occupied() & !vacated) | bit(mv.to);
+        if self.reach(tables, mv.to, code, occupied) & bit(king) != 0 {
+            return true;
+        }
+        // A discovered check comes only along the king's line through the vacated square:
+        // the first piece on it is then a slider of the mover's aimed at the king.
+        for direction in 0..8 {
+            let ray = tables.rays[king as usize][direction];
+            if ray & vacated == 0 {
+                continue;
+            }
+            let hits = ray & occupied;
+            if hits == 0 {
+                return false;
+            }
+            let first = nearest(direction, hits);
+            let code = self.board[first as usize];
+            return first != mv.to
+                && owner(code) == us
+                && tables.slide_directions[code as usize] & (1 << (direction ^ 1)) != 0;
+        }
+        false
+    }
+
     /// Squares holding `side`'s pieces, one bit per square.
     pub fn occupied_by(&self, side: Side) -> u128 {
         self.occupied[side.index()]
@@ -1830,6 +1878,45 @@ mod tests {
             .collect();
         checks.sort_by_key(|mv| (mv.from, mv.to, mv.flags));
         checks
+    }
+
+    #[test]
+    fn gives_check_without_playing_agrees_with_playing_every_legal_move() {
+        let data = include_str!("../../tests/data/shogi_perft.txt");
+        let mut moves_checked = 0;
+        let mut checks = 0;
+        let mut discovered = 0;
+        for line in data.lines().filter(|line| !line.starts_with('#')) {
+            let root = position(line.split(';').next().unwrap());
+            let mut moves = MoveList::new();
+            root.legal_moves(&mut moves);
+            // The perft positions and every position one move after them.
+            let children = moves.iter().map(|&mv| {
+                let mut child = root.clone();
+                child.play_unchecked(mv);
+                child
+            });
+            for p in std::iter::once(root.clone()).chain(children) {
+                let mut legal = MoveList::new();
+                p.legal_moves(&mut legal);
+                let king = p.king_square(p.side_to_move().opponent());
+                for &mv in legal.iter() {
+                    let mut child = p.clone();
+                    child.play_unchecked(mv);
+                    assert_eq!(p.gives_check(mv), child.in_check(), "{} {mv:?}", p.sfen());
+                    moves_checked += 1;
+                    if child.in_check() {
+                        checks += 1;
+                        if child.attacks_from(mv.to) & bit(king) == 0 {
+                            discovered += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(moves_checked > 200_000, "{moves_checked} moves");
+        assert!(checks > 5_000, "{checks} checks");
+        assert!(discovered > 5, "{discovered} discovered checks");
     }
 
     #[test]
