@@ -1880,36 +1880,42 @@ mod tests {
         checks
     }
 
-    #[test]
-    fn gives_check_without_playing_agrees_with_playing_every_legal_move() {
+    /// The positions of the perft file and every position one move after them.
+    fn perft_positions_and_their_children() -> Vec<ShogiPosition> {
         let data = include_str!("../../tests/data/shogi_perft.txt");
-        let mut moves_checked = 0;
-        let mut checks = 0;
-        let mut discovered = 0;
+        let mut positions = Vec::new();
         for line in data.lines().filter(|line| !line.starts_with('#')) {
             let root = position(line.split(';').next().unwrap());
             let mut moves = MoveList::new();
             root.legal_moves(&mut moves);
-            // The perft positions and every position one move after them.
-            let children = moves.iter().map(|&mv| {
+            for &mv in moves.iter() {
                 let mut child = root.clone();
                 child.play_unchecked(mv);
-                child
-            });
-            for p in std::iter::once(root.clone()).chain(children) {
-                let mut legal = MoveList::new();
-                p.legal_moves(&mut legal);
-                let king = p.king_square(p.side_to_move().opponent());
-                for &mv in legal.iter() {
-                    let mut child = p.clone();
-                    child.play_unchecked(mv);
-                    assert_eq!(p.gives_check(mv), child.in_check(), "{} {mv:?}", p.sfen());
-                    moves_checked += 1;
-                    if child.in_check() {
-                        checks += 1;
-                        if child.attacks_from(mv.to) & bit(king) == 0 {
-                            discovered += 1;
-                        }
+                positions.push(child);
+            }
+            positions.push(root);
+        }
+        positions
+    }
+
+    #[test]
+    fn gives_check_without_playing_agrees_with_playing_every_legal_move() {
+        let mut moves_checked = 0;
+        let mut checks = 0;
+        let mut discovered = 0;
+        for p in perft_positions_and_their_children() {
+            let mut legal = MoveList::new();
+            p.legal_moves(&mut legal);
+            let king = p.king_square(p.side_to_move().opponent());
+            for &mv in legal.iter() {
+                let mut child = p.clone();
+                child.play_unchecked(mv);
+                assert_eq!(p.gives_check(mv), child.in_check(), "{} {mv:?}", p.sfen());
+                moves_checked += 1;
+                if child.in_check() {
+                    checks += 1;
+                    if child.attacks_from(mv.to) & bit(king) == 0 {
+                        discovered += 1;
                     }
                 }
             }
@@ -1921,29 +1927,17 @@ mod tests {
 
     #[test]
     fn quiet_checks_are_exactly_the_legal_non_captures_that_give_check() {
-        let data = include_str!("../../tests/data/shogi_perft.txt");
         let mut positions = 0;
         let mut checks = 0;
-        for line in data.lines().filter(|line| !line.starts_with('#')) {
-            let root = position(line.split(';').next().unwrap());
-            let mut moves = MoveList::new();
-            root.legal_moves(&mut moves);
-            // The perft positions and every position one move after them.
-            let children = moves.iter().map(|&mv| {
-                let mut child = root.clone();
-                child.play_unchecked(mv);
-                child
-            });
-            for p in std::iter::once(root.clone()).chain(children) {
-                let expected = quiet_checks_by_playing(&p);
-                let mut generated = MoveList::new();
-                p.legal_quiet_checks(&mut generated);
-                let mut got: Vec<Move> = generated.iter().copied().collect();
-                got.sort_by_key(|mv| (mv.from, mv.to, mv.flags));
-                assert_eq!(got, expected, "{}", p.sfen());
-                positions += 1;
-                checks += got.len();
-            }
+        for p in perft_positions_and_their_children() {
+            let expected = quiet_checks_by_playing(&p);
+            let mut generated = MoveList::new();
+            p.legal_quiet_checks(&mut generated);
+            let mut got: Vec<Move> = generated.iter().copied().collect();
+            got.sort_by_key(|mv| (mv.from, mv.to, mv.flags));
+            assert_eq!(got, expected, "{}", p.sfen());
+            positions += 1;
+            checks += got.len();
         }
         assert!(positions > 5_000, "{positions} positions");
         assert!(checks > 5_000, "{checks} checks");
