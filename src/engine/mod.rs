@@ -113,9 +113,8 @@ const SHOGI_ROWS: [(u8, LevelRow); 5] = [
 /// The table's level 1 (150 nodes, 120 cp, 40%) lost 45 of 60 games to the script player
 /// that only avoids hanging pieces in session 16; after janggi's threat terms (session
 /// 19) it won 53 of 100 (session 25; the correction history of session 23 never reached
-/// the levels, see `perception::Perceived`). At 100 nodes,
-/// 135 cp and 45% of moves overlooked it loses most of them again, and level 2 scores
-/// 76% against it.
+/// the levels, see `perception::Perceived`). At 100 nodes, 135 cp and 45% of moves
+/// overlooked it loses most of them again, and level 2 scores 76% against it.
 ///
 /// Level 5 gained more from those evaluation terms than level 6: at the table's row
 /// (7,000 nodes, 45 cp, 13%) it scored 67% against level 4 but level 6 only 54.5% against

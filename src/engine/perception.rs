@@ -301,8 +301,9 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
     const ROOT_REDUCTIONS: bool = P::ROOT_REDUCTIONS;
     // `correction_key` keeps its default `None` and `CONTINUATION_CORRECTION` its default
-    // false: a level's search learns no correction history. The ladder and the `UCI_Elo` anchors were
-    // measured so (tools/STRENGTH.md, session 34); forwarding them would move every level.
+    // false: a level's search learns no correction history. The ladder and the `UCI_Elo`
+    // anchors were measured so (tools/STRENGTH.md, session 34); forwarding them would move
+    // every level.
     fn tactical_moves(&self, moves: &mut MoveList) {
         self.push_seen(moves, |position, own| position.tactical_moves(own));
     }
