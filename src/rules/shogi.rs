@@ -1112,8 +1112,53 @@ impl ShogiPosition {
         after.in_check() && !after.has_legal_move()
     }
 
-    /// True when the side to move has at least one legal move.
+    /// True when the side to move has at least one legal move. In check, the answers
+    /// are tried without a move list, cheapest first: a king's step, a capture of a
+    /// single checker; only an interposition is left to the move generator. The pawn
+    /// drop mate test asks this after every pawn drop that checks.
     pub fn has_legal_move(&self) -> bool {
+        let tables = &**TABLES;
+        let us = self.side;
+        let them = us.opponent();
+        let king = self.kings[us.index()];
+        if (king as usize) < SQUARE_COUNT {
+            let occupied = self.all_occupied();
+            let mut steps = self.reach(tables, king, self.board[king as usize], occupied)
+                & !self.occupied[us.index()];
+            while steps != 0 {
+                let to = steps.trailing_zeros() as u8;
+                steps &= steps - 1;
+                let occupied_after = (occupied & !bit(king)) | bit(to);
+                if !self.attacked(tables, to, them, occupied_after, to) {
+                    return true;
+                }
+            }
+            let checkers = self.attackers_on::<false>(tables, king, them, occupied, NO_SQUARE);
+            if checkers != 0 {
+                // Two checkers: only the king could answer, and it cannot.
+                if checkers & (checkers - 1) != 0 {
+                    return false;
+                }
+                let checker = checkers.trailing_zeros() as u8;
+                let mut capturers = self
+                    .attackers_on::<false>(tables, checker, us, occupied, NO_SQUARE)
+                    & !bit(king);
+                while capturers != 0 {
+                    let from = capturers.trailing_zeros() as u8;
+                    capturers &= capturers - 1;
+                    if !self.attacked(tables, king, them, occupied & !bit(from), checker) {
+                        return true;
+                    }
+                }
+                // Nothing can come between a knight, or a piece next to the king, and it.
+                let next_to_king = tables.steps[self.board[king as usize] as usize][king as usize]
+                    & bit(checker)
+                    != 0;
+                if next_to_king || kind_of(self.board[checker as usize]) == KNIGHT {
+                    return false;
+                }
+            }
+        }
         let mut counter = MoveCounter(0);
         self.generate(&mut counter);
         counter.0 > 0
@@ -1923,6 +1968,53 @@ mod tests {
         assert!(moves_checked > 200_000, "{moves_checked} moves");
         assert!(checks > 5_000, "{checks} checks");
         assert!(discovered > 5, "{discovered} discovered checks");
+    }
+
+    /// The perft positions and their children, the tsume problems, every position after
+    /// a check in them (in check: the answers are few), and every position after that
+    /// check's answer.
+    fn positions_near_mates() -> Vec<ShogiPosition> {
+        let mut positions = perft_positions_and_their_children();
+        let tsume = include_str!("../../tests/data/tsume.txt");
+        for line in tsume.lines().filter(|line| !line.starts_with('#')) {
+            // A few problems break nifu on the defender's side, which qipan refuses.
+            let Ok(root) = ShogiPosition::from_sfen(line.split(';').next().unwrap()) else {
+                continue;
+            };
+            let mut moves = MoveList::new();
+            root.legal_moves(&mut moves);
+            for &mv in moves.iter() {
+                let mut child = root.clone();
+                child.play_unchecked(mv);
+                if !child.in_check() {
+                    continue;
+                }
+                let mut replies = MoveList::new();
+                child.legal_moves(&mut replies);
+                for &reply in replies.iter() {
+                    let mut grandchild = child.clone();
+                    grandchild.play_unchecked(reply);
+                    positions.push(grandchild);
+                }
+                positions.push(child);
+            }
+            positions.push(root);
+        }
+        positions
+    }
+
+    #[test]
+    fn has_legal_move_agrees_with_the_move_list() {
+        let (mut in_check, mut mated) = (0, 0);
+        for p in positions_near_mates() {
+            let mut moves = MoveList::new();
+            p.legal_moves(&mut moves);
+            assert_eq!(p.has_legal_move(), !moves.is_empty(), "{}", p.sfen());
+            in_check += p.in_check() as u32;
+            mated += moves.is_empty() as u32;
+        }
+        assert!(in_check > 1_000, "{in_check} positions in check");
+        assert!(mated > 50, "{mated} positions mated");
     }
 
     #[test]
