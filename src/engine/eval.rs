@@ -149,6 +149,14 @@ pub trait EngineRules: Position + Send + Sync + 'static {
         let _ = mv;
         None
     }
+    /// A legal move that checkmates at once, where the game looks for one before
+    /// searching a node (`None`: no such move, or the game does not look). Shogi does:
+    /// a mate by a drop hides among a hundred-odd moves that the search would order by
+    /// history and prune near the leaves. The levels'
+    /// [`Perceived`](super::perception::Perceived) positions do not look.
+    fn mate_in_one(&self) -> Option<Move> {
+        None
+    }
     /// Appends the legal non-captures that give check, which the quiescence search looks
     /// at on its first ply; none by default (shogi's, where mates come by drops, pay).
     fn quiet_checks(&self, moves: &mut MoveList) {
@@ -1450,6 +1458,10 @@ impl EngineRules for ShogiPosition {
 
     fn gives_check_unplayed(&self, mv: Move) -> Option<bool> {
         Some(self.gives_check(mv))
+    }
+
+    fn mate_in_one(&self) -> Option<Move> {
+        ShogiPosition::mate_in_one(self)
     }
 
     fn tactical_moves(&self, moves: &mut MoveList) {

@@ -303,7 +303,8 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     // `correction_key` keeps its default `None` and `CONTINUATION_CORRECTION` its default
     // false: a level's search learns no correction history. The ladder and the `UCI_Elo`
     // anchors were measured so (tools/STRENGTH.md, session 34); forwarding them would move
-    // every level.
+    // every level. `mate_in_one` keeps its default `None` for the same reason (session
+    // 36): a level that misjudges or overlooks moves would not see every mate in one.
     fn tactical_moves(&self, moves: &mut MoveList) {
         self.push_seen(moves, |position, own| position.tactical_moves(own));
     }

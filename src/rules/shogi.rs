@@ -1115,7 +1115,8 @@ impl ShogiPosition {
     /// True when the side to move has at least one legal move. In check, the answers
     /// are tried without a move list, cheapest first: a king's step, a capture of a
     /// single checker; only an interposition is left to the move generator. The pawn
-    /// drop mate test asks this after every pawn drop that checks.
+    /// drop mate test asks this after every pawn drop that checks, and the engine's
+    /// mate in one after every check it tries.
     pub fn has_legal_move(&self) -> bool {
         let tables = &**TABLES;
         let us = self.side;
@@ -1260,6 +1261,165 @@ impl ShogiPosition {
                 moves.push(mv);
             }
         }
+    }
+
+    /// A legal move that checkmates at once by a contact check, if the side to move has
+    /// one and is not in check itself: a piece dropped or moved next to the enemy king
+    /// and attacking it, or a knight's check. Mates by a distant piece or a discovered
+    /// check are not looked for. Never a pawn drop: that mate is illegal (uchifuzume).
+    /// Shogi engines ask before searching a node, where a mate by a gold dropped on the
+    /// king's head hides among a hundred-odd moves; every answer is verified by playing
+    /// it, so what this misses is left to the search, and what it finds is a mate.
+    pub fn mate_in_one(&self) -> Option<Move> {
+        let tables = &**TABLES;
+        let us = self.side;
+        let them = us.opponent();
+        let enemy_king = self.kings[them.index()];
+        if enemy_king as usize >= SQUARE_COUNT || self.in_check() {
+            return None;
+        }
+        let occupied = self.all_occupied();
+        let own = self.occupied[us.index()];
+        let hand = &self.hands[us.index()];
+        let zone = tables.zone[us.index()];
+        let mated_by = |mv: Move| {
+            let mut after = self.clone();
+            after.play_unchecked(mv);
+            after.is_king_attacked(them) && !after.is_king_attacked(us) && !after.has_legal_move()
+        };
+        // The king's flights: the squares next to it that no piece of ours attacks. A
+        // check mates only if the checker covers every one but its own square, or the
+        // mover's leaving uncovers a line onto it (a cheap test before playing the move).
+        let without_king = occupied & !bit(enemy_king);
+        let mut flights = None;
+        let mut flights = || {
+            *flights.get_or_insert_with(|| {
+                let mut around = tables.steps[piece(them, KING) as usize][enemy_king as usize]
+                    & !self.occupied[them.index()];
+                let mut free = 0;
+                while around != 0 {
+                    let square = around.trailing_zeros() as u8;
+                    around &= around - 1;
+                    if !self.attacked(tables, square, us, without_king, NO_SQUARE) {
+                        free |= bit(square);
+                    }
+                }
+                free
+            })
+        };
+        let may_mate = |flights: u128, code: u8, to: u8, vacated: u128| {
+            let occupied_after = (without_king & !vacated) | bit(to);
+            let mut open = flights & !bit(to) & !self.reach(tables, to, code, occupied_after);
+            if vacated == 0 {
+                return open == 0;
+            }
+            while open != 0 {
+                let square = open.trailing_zeros() as u8;
+                open &= open - 1;
+                if !self.attacked(tables, square, us, occupied_after, NO_SQUARE) {
+                    return false;
+                }
+            }
+            true
+        };
+        let mut next_to_king = tables.steps[piece(them, KING) as usize][enemy_king as usize] & !own;
+        while next_to_king != 0 {
+            let to = next_to_king.trailing_zeros() as u8;
+            next_to_king &= next_to_king - 1;
+            // A checker next to the king must be defended, or the king takes it: a drop by
+            // any of these, a move by another of them (or one its leaving uncovers).
+            let attackers = self.attackers_on::<false>(tables, to, us, occupied, NO_SQUARE);
+            if attackers == 0 {
+                continue;
+            }
+            let Some(toward_king) = (0..8u8)
+                .find(|&direction| tables.neighbour[to as usize][direction as usize] == enemy_king)
+            else {
+                continue;
+            };
+            let attacks_king = |code: u8| {
+                (tables.step_directions[code as usize] | tables.slide_directions[code as usize])
+                    & (1 << toward_king)
+                    != 0
+            };
+            if occupied & bit(to) == 0 {
+                for hand_kind in [GOLD, SILVER, ROOK, BISHOP, LANCE] {
+                    if hand[hand_kind as usize] > 0
+                        && tables.drop_area[us.index()][hand_kind as usize] & bit(to) != 0
+                        && attacks_king(piece(us, hand_kind))
+                        && may_mate(flights(), piece(us, hand_kind), to, 0)
+                        && mated_by(Move::drop(hand_kind, to))
+                    {
+                        return Some(Move::drop(hand_kind, to));
+                    }
+                }
+            }
+            let mut movers = attackers;
+            while movers != 0 {
+                let from = movers.trailing_zeros() as u8;
+                movers &= movers - 1;
+                let code = self.board[from as usize];
+                let kind = kind_of(code);
+                if kind == KING {
+                    continue;
+                }
+                let defended = attackers & !bit(from) != 0 || {
+                    let occupied_after = occupied & !bit(from);
+                    self.attackers_on::<true>(tables, to, us, occupied_after, from) != 0
+                };
+                if !defended {
+                    continue;
+                }
+                if !Self::must_promote(tables, us, kind, to)
+                    && attacks_king(code)
+                    && may_mate(flights(), code, to, bit(from))
+                {
+                    let mv = Move::new(from, to);
+                    if mated_by(mv) {
+                        return Some(mv);
+                    }
+                }
+                if let Some(promoted_kind) = promoted(kind) {
+                    let promoted_code = piece(us, promoted_kind);
+                    if zone & (bit(from) | bit(to)) != 0
+                        && attacks_king(promoted_code)
+                        && may_mate(flights(), promoted_code, to, bit(from))
+                    {
+                        let mv = Move::promoting(from, to);
+                        if mated_by(mv) {
+                            return Some(mv);
+                        }
+                    }
+                }
+            }
+        }
+        // A knight's check cannot be blocked, and the king cannot take it.
+        let mut knight_squares =
+            tables.steps[piece(them, KNIGHT) as usize][enemy_king as usize] & !own;
+        while knight_squares != 0 {
+            let to = knight_squares.trailing_zeros() as u8;
+            knight_squares &= knight_squares - 1;
+            if occupied & bit(to) == 0
+                && hand[KNIGHT as usize] > 0
+                && tables.drop_area[us.index()][KNIGHT as usize] & bit(to) != 0
+                && mated_by(Move::drop(KNIGHT, to))
+            {
+                return Some(Move::drop(KNIGHT, to));
+            }
+            let knight = piece(us, KNIGHT);
+            let mut knights = tables.steps[piece(them, KNIGHT) as usize][to as usize] & own;
+            while knights != 0 {
+                let from = knights.trailing_zeros() as u8;
+                knights &= knights - 1;
+                if self.board[from as usize] == knight
+                    && !Self::must_promote(tables, us, KNIGHT, to)
+                    && mated_by(Move::new(from, to))
+                {
+                    return Some(Move::new(from, to));
+                }
+            }
+        }
+        None
     }
 
     /// The legal moves of the piece `code` on `from` landing on `board_within(from, code)`,
@@ -1970,9 +2130,27 @@ mod tests {
         assert!(discovered > 5, "{discovered} discovered checks");
     }
 
+    /// The legal moves after which the opponent is in check with no legal move, found
+    /// by playing every move and generating every reply.
+    fn mates_by_playing(p: &ShogiPosition) -> Vec<Move> {
+        let mut moves = MoveList::new();
+        p.legal_moves(&mut moves);
+        moves
+            .iter()
+            .copied()
+            .filter(|&mv| {
+                let mut child = p.clone();
+                child.play_unchecked(mv);
+                let mut replies = MoveList::new();
+                child.legal_moves(&mut replies);
+                child.in_check() && replies.is_empty()
+            })
+            .collect()
+    }
+
     /// The perft positions and their children, the tsume problems, every position after
     /// a check in them (in check: the answers are few), and every position after that
-    /// check's answer.
+    /// check's answer (where mates in three become mates in one).
     fn positions_near_mates() -> Vec<ShogiPosition> {
         let mut positions = perft_positions_and_their_children();
         let tsume = include_str!("../../tests/data/tsume.txt");
@@ -2015,6 +2193,62 @@ mod tests {
         }
         assert!(in_check > 1_000, "{in_check} positions in check");
         assert!(mated > 50, "{mated} positions mated");
+    }
+
+    #[test]
+    fn mate_in_one_is_found_exactly_where_a_move_mates() {
+        let positions = positions_near_mates();
+        let mut with_mate = 0;
+        let mut without = 0;
+        let mut distant_only = 0;
+        for p in &positions {
+            let mates = mates_by_playing(p);
+            let king = p.king_square(p.side_to_move().opponent());
+            // The mates it looks for: the moved piece checks from next to the king, or a
+            // knight checks.
+            let contact = |mv: &Move| {
+                let mut after = p.clone();
+                after.play_unchecked(*mv);
+                let next_to_king =
+                    (mv.to / 9).abs_diff(king / 9) <= 1 && (mv.to % 9).abs_diff(king % 9) <= 1;
+                after.attacks_from(mv.to) & bit(king) != 0
+                    && (next_to_king || kind_of(after.piece_at(mv.to)) == KNIGHT)
+            };
+            match p.mate_in_one() {
+                Some(mv) => {
+                    assert!(mates.contains(&mv), "{} {}", p.sfen(), p.move_to_usi(mv));
+                    with_mate += 1;
+                }
+                // In check, the search does not ask (it extends the check instead).
+                None => {
+                    assert!(
+                        p.in_check() || !mates.iter().any(contact),
+                        "{} misses a contact mate",
+                        p.sfen()
+                    );
+                    without += 1;
+                    distant_only += !mates.is_empty() as u32;
+                }
+            }
+        }
+        assert!(with_mate > 500, "{with_mate} positions with a mate in one");
+        assert!(without > 5_000, "{without} positions without");
+        // Some mates are left to the search (a distant or discovered check), not most.
+        assert!(
+            distant_only * 4 < with_mate,
+            "{distant_only} mates not looked for"
+        );
+        // A pawn drop may not mate: the one mating move here is not offered.
+        let pawn_drop_only = position("7nk/7p1/8G/9/9/9/9/9/4K4 b P 1");
+        assert_eq!(pawn_drop_only.mate_in_one(), None);
+        let moved_pawn = position("7nk/7p1/8P/8L/9/9/9/9/4K4 b - 1");
+        let mate = moved_pawn
+            .mate_in_one()
+            .map(|mv| moved_pawn.move_to_usi(mv));
+        assert!(
+            matches!(mate.as_deref(), Some("1c1b" | "1c1b+")),
+            "{mate:?}"
+        );
     }
 
     #[test]
