@@ -1287,9 +1287,10 @@ impl ShogiPosition {
             after.play_unchecked(mv);
             after.is_king_attacked(them) && !after.is_king_attacked(us) && !after.has_legal_move()
         };
-        // The king's flights: the squares next to it that no piece of ours attacks. A
-        // check mates only if the checker covers every one but its own square, or the
-        // mover's leaving uncovers a line onto it (a cheap test before playing the move).
+        // The king's flights: the squares next to it, free of its own pieces, that no
+        // piece of ours attacks. A check mates only if each one but the checker's square
+        // is covered by the checker or by a line the mover's leaving opens (a cheap test
+        // before playing the move).
         let without_king = occupied & !bit(enemy_king);
         let mut flights = None;
         let mut flights = || {
@@ -2085,19 +2086,27 @@ mod tests {
         checks
     }
 
+    /// Every position one legal move after `position`, in the move list's order.
+    fn children(position: &ShogiPosition) -> Vec<ShogiPosition> {
+        let mut moves = MoveList::new();
+        position.legal_moves(&mut moves);
+        moves
+            .iter()
+            .map(|&mv| {
+                let mut child = position.clone();
+                child.play_unchecked(mv);
+                child
+            })
+            .collect()
+    }
+
     /// The positions of the perft file and every position one move after them.
     fn perft_positions_and_their_children() -> Vec<ShogiPosition> {
         let data = include_str!("../../tests/data/shogi_perft.txt");
         let mut positions = Vec::new();
         for line in data.lines().filter(|line| !line.starts_with('#')) {
             let root = position(line.split(';').next().unwrap());
-            let mut moves = MoveList::new();
-            root.legal_moves(&mut moves);
-            for &mv in moves.iter() {
-                let mut child = root.clone();
-                child.play_unchecked(mv);
-                positions.push(child);
-            }
+            positions.extend(children(&root));
             positions.push(root);
         }
         positions
@@ -2159,22 +2168,11 @@ mod tests {
             let Ok(root) = ShogiPosition::from_sfen(line.split(';').next().unwrap()) else {
                 continue;
             };
-            let mut moves = MoveList::new();
-            root.legal_moves(&mut moves);
-            for &mv in moves.iter() {
-                let mut child = root.clone();
-                child.play_unchecked(mv);
-                if !child.in_check() {
-                    continue;
+            for child in children(&root) {
+                if child.in_check() {
+                    positions.extend(children(&child));
+                    positions.push(child);
                 }
-                let mut replies = MoveList::new();
-                child.legal_moves(&mut replies);
-                for &reply in replies.iter() {
-                    let mut grandchild = child.clone();
-                    grandchild.play_unchecked(reply);
-                    positions.push(grandchild);
-                }
-                positions.push(child);
             }
             positions.push(root);
         }
