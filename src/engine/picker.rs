@@ -57,6 +57,18 @@ pub struct MovePicker {
     captures_end: usize,
     /// The first losing capture (the good ones were handed out before it).
     bad_cursor: usize,
+    /// What [`MovePicker::best_from`] last found, kept so that moves of equal score are
+    /// found without scanning for the maximum again (see there).
+    level: Level,
+}
+
+/// The highest score among the moves not yet handed out in the current stage's range,
+/// and a place from which to look for the next move of that score: no move between the
+/// cursor and `from` has it. `None` when unknown (a new stage or node).
+#[derive(Clone, Copy, Debug, Default)]
+struct Level {
+    known: Option<i32>,
+    from: usize,
 }
 
 impl Default for MovePicker {
@@ -81,6 +93,7 @@ impl MovePicker {
             cursor: 0,
             captures_end: 0,
             bad_cursor: 0,
+            level: Level::default(),
         }
     }
 
@@ -97,6 +110,7 @@ impl MovePicker {
         self.cursor = 0;
         self.captures_end = 0;
         self.bad_cursor = 0;
+        self.level = Level::default();
     }
 
     /// The next move to search, or `None` when every legal move was handed out.
@@ -139,6 +153,7 @@ impl MovePicker {
                         };
                     }
                     self.cursor = 0;
+                    self.level = Level::default();
                     self.stage = Stage::GoodCaptures;
                 }
                 Stage::GoodCaptures => {
@@ -158,6 +173,7 @@ impl MovePicker {
                 Stage::Refutations => {
                     if self.refutation_index >= self.refutations.len() {
                         self.cursor = self.bad_cursor;
+                        self.level = Level::default();
                         self.stage = Stage::BadCaptures;
                         continue;
                     }
@@ -186,6 +202,7 @@ impl MovePicker {
                         self.scores[index] = score_quiet(self.moves.as_slice()[index]);
                     }
                     self.cursor = self.captures_end;
+                    self.level = Level::default();
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
@@ -238,14 +255,32 @@ impl MovePicker {
         self.generated_all = true;
     }
 
-    /// The index of the best-scored move in `start..end` (the first of equals). Two
-    /// passes, the highest score and then where it first stands, instead of one that
-    /// carries an index through a branch at every move: the first pass vectorises.
+    /// The index of the best-scored move in `start..end` (the first of equals), where
+    /// `start` is the cursor. The maximum is found once for all the moves that share it:
+    /// the next move of that score lies at or after the last one found, because
+    /// [`MovePicker::take`] puts only the cursor's move (a lower score, or the found move
+    /// itself) in its place. A scan for the maximum is two passes, the highest score and
+    /// then where it first stands (the first pass vectorises); the many equal scores of
+    /// quiet moves without history are then handed out in one pass between them, in the
+    /// order the full scans would give.
     #[inline]
-    fn best_from(&self, start: usize, end: usize) -> usize {
+    fn best_from(&mut self, start: usize, end: usize) -> usize {
+        if let Some(level) = self.level.known {
+            let from = self.level.from.max(start);
+            let rest = self.scores.get(from..end).unwrap_or_default();
+            if let Some(offset) = rest.iter().position(|&score| score == level) {
+                self.level.from = from + offset;
+                return from + offset;
+            }
+        }
         let scores = &self.scores[start..end];
         let best = scores.iter().copied().max().unwrap_or(i32::MIN);
-        start + scores.iter().position(|&score| score == best).unwrap_or(0)
+        let pick = start + scores.iter().position(|&score| score == best).unwrap_or(0);
+        self.level = Level {
+            known: Some(best),
+            from: pick,
+        };
+        pick
     }
 
     /// Brings the move at `pick` to the cursor and steps past it.
@@ -278,6 +313,7 @@ impl MovePicker {
         self.stage = Stage::Ordered;
         self.moves.clear();
         self.cursor = 0;
+        self.level = Level::default();
         (&mut self.moves, &mut self.scores)
     }
 
@@ -526,6 +562,77 @@ mod tests {
         assert_eq!(order.len(), count);
         let mut got = order.clone();
         got.sort_by_key(|m| (m.from, m.to, m.flags));
+        assert_eq!(got, expected);
+    }
+
+    /// The order of the selection [`MovePicker::best_from`] replaced: at each step the
+    /// first of the highest scores from the cursor on, swapped to the cursor.
+    fn order_by_full_scans(moves: &[Move], scores: &[i32]) -> Vec<Move> {
+        let mut moves = moves.to_vec();
+        let mut scores = scores.to_vec();
+        for cursor in 0..moves.len() {
+            let best = *scores[cursor..].iter().max().unwrap();
+            let pick = cursor + scores[cursor..].iter().position(|&s| s == best).unwrap();
+            moves.swap(cursor, pick);
+            scores.swap(cursor, pick);
+        }
+        moves
+    }
+
+    #[test]
+    fn equal_scores_come_out_in_the_order_of_full_scans() {
+        // Quiet moves without history share a score: the picker finds the next move of
+        // the same score without scanning again, and must hand out what full scans would.
+        let xiangqi = XiangqiPosition::from_fen(
+            "rheakaehr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RHEAKAEHR w - - 0 1",
+        )
+        .unwrap();
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut random = move |bound: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % bound) as i32
+        };
+        for trial in 0..200 {
+            let mut picker = MovePicker::new();
+            let (moves, scores) = picker.fill();
+            xiangqi.legal_moves(moves);
+            let count = moves.len();
+            let distinct = 1 + (trial % 6) as u64;
+            for score in scores.iter_mut().take(count) {
+                *score = if random(3) == 0 {
+                    0
+                } else {
+                    random(distinct) - 2
+                };
+            }
+            let expected = order_by_full_scans(moves.as_slice(), &scores[..count]);
+            let mut got = Vec::new();
+            while let Some(mv) = picker.next(&xiangqi, |_| 0) {
+                got.push(mv);
+            }
+            assert_eq!(got, expected, "trial {trial}");
+        }
+        // The staged quiet moves of a shogi position with drops, scored with many ties.
+        let shogi = ShogiPosition::from_any(
+            "lnsgkgsnl/1r5b1/1pppppp1p/9/7p1/2P6/PP1PPPPPP/1B5R1/LNS1KGSNL b Gp 5",
+        )
+        .unwrap();
+        let score_quiet = |mv: Move| ((mv.to as i32 * 7 + mv.from as i32) % 5).min(2);
+        let mut quiets = MoveList::new();
+        shogi.quiet_moves(&mut quiets);
+        let quiet_scores: Vec<i32> = quiets.iter().map(|&mv| score_quiet(mv)).collect();
+        let expected = order_by_full_scans(quiets.as_slice(), &quiet_scores);
+        let mut picker = MovePicker::new();
+        picker.reset(None, [Move::default(); 3]);
+        let mut got = Vec::new();
+        while let Some(mv) = picker.next(&shogi, score_quiet) {
+            if shogi.victim_value(mv) == 0 {
+                got.push(mv);
+            }
+        }
+        assert!(expected.len() > 50, "{} quiet moves", expected.len());
         assert_eq!(got, expected);
     }
 }
