@@ -1255,9 +1255,7 @@ impl ShogiPosition {
             |hand_kind| attackers_from[hand_kind as usize] & empty,
         );
         for &mv in candidates.iter() {
-            let mut after = self.clone();
-            after.play_unchecked(mv);
-            if after.is_king_attacked(them) {
+            if self.gives_check(mv) {
                 moves.push(mv);
             }
         }
