@@ -11,7 +11,7 @@ use crate::rules::board9x10::{nearest, LINES};
 use crate::rules::janggi::{JanggiPosition, JanggiRepetition};
 use crate::rules::shogi::{self, ShogiPosition};
 use crate::rules::xiangqi::{self, kind, XiangqiPosition};
-use crate::rules::{zobrist, Move, MoveList, Position, Side};
+use crate::rules::{zobrist, ExchangeMoves, Move, MoveList, Position, Side};
 
 /// Scores at or beyond this size are mates (`MATE - plies`).
 pub const MATE: i32 = 30_000;
@@ -97,7 +97,7 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     }
     /// Appends the side to move's pseudo-legal captures onto `square` (pins ignored,
     /// promotions not doubled): the recaptures of a static exchange.
-    fn captures_to(&self, square: u8, moves: &mut MoveList);
+    fn captures_to(&self, square: u8, moves: &mut ExchangeMoves);
     /// Appends the legal captures (board moves onto an opponent's piece, promoting or
     /// not): exactly the legal moves with a positive [`EngineRules::victim_value`],
     /// generated without the quiet moves (the move picker's first stage).
@@ -707,7 +707,7 @@ impl EngineRules for XiangqiPosition {
         palace_exchange_value(self.piece_at(square), &XIANGQI_VALUES)
     }
 
-    fn captures_to(&self, square: u8, moves: &mut MoveList) {
+    fn captures_to(&self, square: u8, moves: &mut ExchangeMoves) {
         self.pseudo_legal_moves_to(square, moves);
     }
 
@@ -940,7 +940,7 @@ impl EngineRules for JanggiPosition {
         self.legal_captures(moves);
     }
 
-    fn captures_to(&self, square: u8, moves: &mut MoveList) {
+    fn captures_to(&self, square: u8, moves: &mut ExchangeMoves) {
         self.pseudo_legal_moves_to(square, moves);
     }
 
@@ -1431,7 +1431,7 @@ impl EngineRules for ShogiPosition {
         }
     }
 
-    fn captures_to(&self, square: u8, moves: &mut MoveList) {
+    fn captures_to(&self, square: u8, moves: &mut ExchangeMoves) {
         let mut pieces = self.attackers_of(square, self.side_to_move());
         while pieces != 0 {
             let from = pieces.trailing_zeros() as u8;

@@ -17,7 +17,7 @@
 
 use super::eval::{EngineRules, RepetitionRule};
 use crate::rules::any::AnyPosition;
-use crate::rules::{Move, MoveList, Position, Side};
+use crate::rules::{ExchangeMoves, Move, MoveList, Position, Side};
 
 /// How noticeable a move is to a person, by its shape.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,7 +260,7 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     fn exchange_mover_value(&self, mv: Move) -> i32 {
         self.position.exchange_mover_value(mv)
     }
-    fn captures_to(&self, square: u8, moves: &mut MoveList) {
+    fn captures_to(&self, square: u8, moves: &mut ExchangeMoves) {
         // Exchanges are counted exactly: the blind spot is in which moves are looked at.
         self.position.captures_to(square, moves);
     }

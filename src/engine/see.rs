@@ -9,7 +9,7 @@
 //! Pins are ignored, as usual for an exchange estimate.
 
 use super::eval::EngineRules;
-use crate::rules::{Move, MoveList};
+use crate::rules::{ExchangeMoves, Move};
 
 /// The longest exchange followed (every piece of both sides that can reach one square).
 const MAX_EXCHANGE: usize = 40;
@@ -30,7 +30,7 @@ pub fn exchange_value<P: EngineRules>(position: &P, mv: Move) -> i32 {
     let mut current = position.clone();
     current.play_unchecked(mv);
     let mut depth = 0;
-    let mut captures = MoveList::new();
+    let mut captures = ExchangeMoves::default();
     while depth + 1 < MAX_EXCHANGE {
         captures.clear();
         current.captures_to(square, &mut captures);
@@ -77,7 +77,7 @@ mod tests {
     use crate::rules::janggi::{JanggiPosition, JanggiRules};
     use crate::rules::shogi::ShogiPosition;
     use crate::rules::xiangqi::XiangqiPosition;
-    use crate::rules::Position;
+    use crate::rules::{MoveList, Position};
 
     fn xiangqi(fen: &str) -> XiangqiPosition {
         XiangqiPosition::from_fen(fen).unwrap()
@@ -172,7 +172,7 @@ mod tests {
                 for square in 0..90u8 {
                     let expected: Vec<Move> =
                         all.iter().copied().filter(|mv| mv.to == square).collect();
-                    let mut onto = MoveList::new();
+                    let mut onto = ExchangeMoves::default();
                     position.captures_to(square, &mut onto);
                     assert_eq!(onto.as_slice(), expected.as_slice(), "square {square}");
                     checked += expected.len();

@@ -86,9 +86,9 @@ pub(super) trait PieceMoves {
 /// `keep` which of its moves to append. Every generator of both games runs through it,
 /// so the captures alone, or the moves onto one square, come in the full list's order.
 #[inline(always)]
-pub(super) fn moves_of_pieces<P: PieceMoves, Rays: Fn(usize) -> bool>(
+pub(super) fn moves_of_pieces<P: PieceMoves, Rays: Fn(usize) -> bool, const CAPACITY: usize>(
     position: &P,
-    moves: &mut MoveList,
+    moves: &mut MoveList<CAPACITY>,
     rays_of: impl Fn(u8) -> Option<Rays>,
     keep: impl Fn(Move) -> bool,
 ) {

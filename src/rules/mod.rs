@@ -135,15 +135,25 @@ impl fmt::Debug for Move {
 pub const MAX_MOVES: usize = 640;
 
 /// A fixed-capacity list of moves that lives on the stack: move generation never allocates.
+/// The capacity defaults to [`MAX_MOVES`], enough for any position's moves; a short list
+/// ([`ExchangeMoves`]) serves where few moves can come, and costs less to create (a list
+/// starts zeroed, and the static exchange makes one at every capture it judges).
 #[derive(Clone)]
-pub struct MoveList {
-    moves: [Move; MAX_MOVES],
+pub struct MoveList<const CAPACITY: usize = MAX_MOVES> {
+    moves: [Move; CAPACITY],
     len: usize,
 }
 
-impl Default for MoveList {
+/// The moves onto one square (a static exchange's recaptures): fewer than 40 in any
+/// position of any game (every piece of one side that reaches the square).
+pub type ExchangeMoves = MoveList<40>;
+
+impl<const CAPACITY: usize> Default for MoveList<CAPACITY> {
     fn default() -> Self {
-        Self::new()
+        MoveList {
+            moves: [Move::default(); CAPACITY],
+            len: 0,
+        }
     }
 }
 
@@ -151,17 +161,16 @@ impl MoveList {
     /// An empty list.
     #[inline]
     pub fn new() -> MoveList {
-        MoveList {
-            moves: [Move::default(); MAX_MOVES],
-            len: 0,
-        }
+        MoveList::default()
     }
+}
 
+impl<const CAPACITY: usize> MoveList<CAPACITY> {
     /// Appends a move. The capacity is larger than any legal position needs.
     #[inline]
     pub fn push(&mut self, mv: Move) {
-        debug_assert!(self.len < MAX_MOVES);
-        if self.len < MAX_MOVES {
+        debug_assert!(self.len < CAPACITY);
+        if self.len < CAPACITY {
             self.moves[self.len] = mv;
             self.len += 1;
         }
@@ -234,7 +243,7 @@ impl MoveList {
     }
 }
 
-impl<'a> IntoIterator for &'a MoveList {
+impl<'a, const CAPACITY: usize> IntoIterator for &'a MoveList<CAPACITY> {
     type Item = &'a Move;
     type IntoIter = std::slice::Iter<'a, Move>;
     fn into_iter(self) -> Self::IntoIter {

@@ -500,7 +500,11 @@ impl XiangqiPosition {
     /// Appends the pseudo-legal moves onto `square`, in the order of
     /// [`Self::pseudo_legal_moves`]: an exchange on one square needs only these, and
     /// generating every move of the side for them cost more than the exchange itself.
-    pub fn pseudo_legal_moves_to(&self, square: u8, moves: &mut MoveList) {
+    pub fn pseudo_legal_moves_to<const CAPACITY: usize>(
+        &self,
+        square: u8,
+        moves: &mut MoveList<CAPACITY>,
+    ) {
         let rays_toward_square = |from: u8| {
             let slider = matches!(
                 kind_of(self.board[from as usize]),
