@@ -212,7 +212,7 @@ impl<const CAPACITY: usize> MoveList<CAPACITY> {
     /// `keep` is true, in order (a generator appending to a list, then filtering what
     /// it appended).
     #[inline]
-    pub fn retain_after(&mut self, kept: usize, keep: impl Fn(Move) -> bool) {
+    pub fn retain_after(&mut self, kept: usize, mut keep: impl FnMut(Move) -> bool) {
         let mut index = 0;
         self.retain(|mv| {
             index += 1;

@@ -548,15 +548,13 @@ impl XiangqiPosition {
     /// (the CPU's quiescence search wants the captures alone, its move picker the quiet
     /// moves after the captures: neither tests the king's safety after the other moves).
     fn legal_moves_filtered(&self, moves: &mut MoveList, keep: impl Fn(Move) -> bool) {
-        let mut pseudo = MoveList::new();
-        self.pseudo_legal_moves_kept(&mut pseudo, keep);
+        // Generated into the list itself and filtered there (a second list would start
+        // zeroed, 640 moves of it, at every call).
+        let start = moves.len();
+        self.pseudo_legal_moves_kept(moves, keep);
         let in_check = self.in_check();
         let mut scratch = self.clone();
-        for &mv in pseudo.iter() {
-            if scratch.is_safe(mv, in_check) {
-                moves.push(mv);
-            }
-        }
+        moves.retain_after(start, |mv| scratch.is_safe(mv, in_check));
     }
 
     /// Appends the legal captures only: the same moves as [`Position::legal_moves`]
