@@ -5,6 +5,7 @@
 //! Every answer about legality and game end comes from the rules engine; this
 //! module only translates the rules' verdicts into search scores.
 
+use super::see;
 use super::tuned;
 use crate::rules::any::AnyPosition;
 use crate::rules::board9x10::{nearest, LINES};
@@ -98,6 +99,12 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// Appends the side to move's pseudo-legal captures onto `square` (pins ignored,
     /// promotions not doubled): the recaptures of a static exchange.
     fn captures_to(&self, square: u8, moves: &mut ExchangeMoves);
+    /// What `mv` wins once the exchange on its square is over ([`see::exchange_value`]):
+    /// by default played out on copies of the position; a game whose rules can list the
+    /// recaptures with the spent pieces taken off answers the same without playing.
+    fn exchange_value(&self, mv: Move) -> i32 {
+        see::exchange_value_by_playing(self, mv)
+    }
     /// Appends the legal captures (board moves onto an opponent's piece, promoting or
     /// not): exactly the legal moves with a positive [`EngineRules::victim_value`],
     /// generated without the quiet moves (the move picker's first stage).
@@ -1429,6 +1436,10 @@ impl EngineRules for ShogiPosition {
         } else {
             self.exchange_piece_value(mv.from)
         }
+    }
+
+    fn exchange_value(&self, mv: Move) -> i32 {
+        see::shogi_exchange_value(self, mv)
     }
 
     fn captures_to(&self, square: u8, moves: &mut ExchangeMoves) {

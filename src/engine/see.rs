@@ -9,7 +9,8 @@
 //! Pins are ignored, as usual for an exchange estimate.
 
 use super::eval::EngineRules;
-use crate::rules::{ExchangeMoves, Move};
+use crate::rules::shogi::ShogiPosition;
+use crate::rules::{ExchangeMoves, Move, Position, Side};
 
 /// The longest exchange followed (every piece of both sides that can reach one square).
 const MAX_EXCHANGE: usize = 40;
@@ -17,27 +18,128 @@ const MAX_EXCHANGE: usize = 40;
 /// The material the side to move gains by `mv` once the exchange on its target square
 /// is over, each side stopping when recapturing would lose; 0 for a quiet move that
 /// cannot be taken back profitably, negative when the moving piece is lost for less.
+/// Each game answers through [`EngineRules::exchange_value`].
 pub fn exchange_value<P: EngineRules>(position: &P, mv: Move) -> i32 {
-    let square = mv.to;
+    position.exchange_value(mv)
+}
+
+/// [`exchange_value`] played out on copies of the position with the rules' own moves.
+pub fn exchange_value_by_playing<P: EngineRules>(position: &P, mv: Move) -> i32 {
+    let mut current = position.clone();
+    current.play_unchecked(mv);
+    let mut played = Played {
+        current,
+        square: mv.to,
+        captures: ExchangeMoves::default(),
+        cheapest: None,
+    };
+    settle(position, mv, &mut played)
+}
+
+/// [`exchange_value`] in shogi, without playing: the recaptures are the pieces attacking
+/// the square with the spent ones taken off the board (a capture only empties the
+/// capturer's square; a piece taken goes to a hand, and drops are no part of an
+/// exchange). The same cheapest recapture as [`exchange_value_by_playing`], the first of
+/// equals in square order, so the same value.
+pub fn shogi_exchange_value(position: &ShogiPosition, mv: Move) -> i32 {
+    let mut remaining = !0u128;
+    if !mv.is_drop() {
+        remaining &= !(1u128 << mv.from);
+    }
+    let mut taken_off = TakenOff {
+        position,
+        square: mv.to,
+        side: position.side_to_move().opponent(),
+        remaining,
+        cheapest: 0,
+    };
+    settle(position, mv, &mut taken_off)
+}
+
+/// The recaptures of an exchange, one side after the other.
+trait Recaptures {
+    /// The value of the side to move's cheapest recapture, `None` when it has none.
+    fn cheapest(&mut self) -> Option<i32>;
+    /// Makes the recapture [`Recaptures::cheapest`] found, handing the turn over.
+    fn take(&mut self);
+}
+
+/// Recaptures found and made on a copy of the position by the rules' own moves.
+struct Played<P> {
+    current: P,
+    square: u8,
+    captures: ExchangeMoves,
+    cheapest: Option<Move>,
+}
+
+impl<P: EngineRules> Recaptures for Played<P> {
+    fn cheapest(&mut self) -> Option<i32> {
+        self.captures.clear();
+        self.current.captures_to(self.square, &mut self.captures);
+        let current = &self.current;
+        self.cheapest = self
+            .captures
+            .iter()
+            .copied()
+            .min_by_key(|&capture| current.exchange_mover_value(capture));
+        self.cheapest.map(|mv| current.exchange_mover_value(mv))
+    }
+
+    fn take(&mut self) {
+        if let Some(mv) = self.cheapest {
+            self.current.play_unchecked(mv);
+        }
+    }
+}
+
+/// Shogi's recaptures on the unchanged board, the pieces spent taken off.
+struct TakenOff<'a> {
+    position: &'a ShogiPosition,
+    square: u8,
+    side: Side,
+    /// The squares whose pieces have not moved yet.
+    remaining: u128,
+    /// The square of the recapture [`Recaptures::cheapest`] found.
+    cheapest: u8,
+}
+
+impl Recaptures for TakenOff<'_> {
+    fn cheapest(&mut self) -> Option<i32> {
+        let mut attackers = self
+            .position
+            .attackers_among(self.square, self.side, self.remaining);
+        let mut best: Option<i32> = None;
+        while attackers != 0 {
+            let from = attackers.trailing_zeros() as u8;
+            attackers &= attackers - 1;
+            let value = self.position.exchange_piece_value(from);
+            if best.is_none_or(|best| value < best) {
+                best = Some(value);
+                self.cheapest = from;
+            }
+        }
+        best
+    }
+
+    fn take(&mut self) {
+        self.remaining &= !(1u128 << self.cheapest);
+        self.side = self.side.opponent();
+    }
+}
+
+/// The exchange's arithmetic, the same whichever way the recaptures are found.
+fn settle<P: EngineRules>(position: &P, mv: Move, recaptures: &mut impl Recaptures) -> i32 {
     let mut gains = [0i32; MAX_EXCHANGE];
     gains[0] = if mv.is_drop() {
         0
     } else {
-        position.exchange_piece_value(square)
+        position.exchange_piece_value(mv.to)
     };
     // The piece standing on the square after each capture, worth taking next.
     let mut on_square = position.exchange_mover_value(mv);
-    let mut current = position.clone();
-    current.play_unchecked(mv);
     let mut depth = 0;
-    let mut captures = ExchangeMoves::default();
     while depth + 1 < MAX_EXCHANGE {
-        captures.clear();
-        current.captures_to(square, &mut captures);
-        let Some(&cheapest) = captures
-            .iter()
-            .min_by_key(|&&capture| current.exchange_mover_value(capture))
-        else {
+        let Some(taker) = recaptures.cheapest() else {
             break;
         };
         depth += 1;
@@ -46,8 +148,8 @@ pub fn exchange_value<P: EngineRules>(position: &P, mv: Move) -> i32 {
         if gains[depth].max(-gains[depth - 1]) < 0 {
             break; // Neither taking nor standing pat helps the side to move: stop early.
         }
-        on_square = current.exchange_mover_value(cheapest);
-        current.play_unchecked(cheapest);
+        on_square = taker;
+        recaptures.take();
     }
     while depth > 0 {
         gains[depth - 1] = -(-gains[depth - 1]).max(gains[depth]);
@@ -232,5 +334,46 @@ mod tests {
         };
         let checked = captures_to_equal_the_filtered_generation(&start, reaching, 60, 200);
         assert!(checked > 10_000, "only {checked} moves compared");
+    }
+
+    #[test]
+    fn shogi_exchanges_without_playing_equal_the_played_ones() {
+        // Every legal move (captures, quiet moves, drops, promotions) of random games:
+        // the exchange with the spent pieces taken off must equal the one played out.
+        let mut compared = 0;
+        let mut nonzero = 0;
+        let mut long = 0;
+        random_playouts(
+            &ShogiPosition::default(),
+            0x5EED_0F5E_E000_0037,
+            80,
+            220,
+            |position, _| {
+                let mut moves = MoveList::new();
+                position.legal_moves(&mut moves);
+                for &mv in moves.iter() {
+                    let fast = shogi_exchange_value(position, mv);
+                    assert_eq!(
+                        fast,
+                        exchange_value_by_playing(position, mv),
+                        "{} {mv:?}",
+                        position.sfen()
+                    );
+                    compared += 1;
+                    nonzero += (fast != 0) as usize;
+                    // A capture answered by at least two recaptures (sliders behind).
+                    let square = mv.to;
+                    let defenders =
+                        position.attackers_of(square, position.side_to_move().opponent());
+                    long += (defenders.count_ones() >= 2) as usize;
+                }
+            },
+        );
+        assert!(compared > 100_000, "only {compared} moves compared");
+        assert!(
+            nonzero > 10_000,
+            "only {nonzero} exchanges won or lost material"
+        );
+        assert!(long > 10_000, "only {long} squares with two defenders");
     }
 }

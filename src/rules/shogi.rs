@@ -903,6 +903,14 @@ impl ShogiPosition {
         self.attackers_on::<false>(&TABLES, square, attacker, self.all_occupied(), NO_SQUARE)
     }
 
+    /// The squares of `attacker`'s pieces that attack `square` once the pieces outside
+    /// `remaining` are taken off the board: the recaptures of a static exchange whose
+    /// spent pieces are gone, found without playing the captures.
+    pub fn attackers_among(&self, square: u8, attacker: Side, remaining: u128) -> u128 {
+        let occupied = self.all_occupied() & remaining;
+        self.attackers_on::<false>(&TABLES, square, attacker, occupied, NO_SQUARE)
+    }
+
     /// True when `side`'s king is attacked.
     pub fn is_king_attacked(&self, side: Side) -> bool {
         self.attacked(
