@@ -348,10 +348,8 @@ mod tests {
             0x5EED_0F5E_E000_0037,
             80,
             220,
-            |position, _| {
-                let mut moves = MoveList::new();
-                position.legal_moves(&mut moves);
-                for &mv in moves.iter() {
+            |position, legal| {
+                for &mv in legal.iter() {
                     let fast = shogi_exchange_value(position, mv);
                     assert_eq!(
                         fast,
