@@ -5,7 +5,6 @@
 //! Every answer about legality and game end comes from the rules engine; this
 //! module only translates the rules' verdicts into search scores.
 
-use super::see;
 use super::tuned;
 use crate::rules::any::AnyPosition;
 use crate::rules::board9x10::{nearest, LINES};
@@ -99,11 +98,17 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// Appends the side to move's pseudo-legal captures onto `square` (pins ignored,
     /// promotions not doubled): the recaptures of a static exchange.
     fn captures_to(&self, square: u8, moves: &mut ExchangeMoves);
-    /// What `mv` wins once the exchange on its square is over ([`see::exchange_value`]):
-    /// by default played out on copies of the position; a game whose rules can list the
-    /// recaptures with the spent pieces taken off answers the same without playing.
-    fn exchange_value(&self, mv: Move) -> i32 {
-        see::exchange_value_by_playing(self, mv)
+    /// True when a static exchange needs no more than [`EngineRules::attackers_among`]:
+    /// a capture only empties the capturer's square and changes no other piece's reach
+    /// (shogi). False where the exchange is played out with the rules' own moves
+    /// (xiangqi's and janggi's cannon screens, the levels' perceived positions).
+    const EXCHANGE_BY_ATTACKERS: bool = false;
+    /// The squares of `attacker`'s pieces attacking `square` once the pieces outside
+    /// `remaining` are taken off the board; read only where
+    /// [`EngineRules::EXCHANGE_BY_ATTACKERS`] holds (none by default).
+    fn attackers_among(&self, square: u8, attacker: Side, remaining: u128) -> u128 {
+        let _ = (square, attacker, remaining);
+        0
     }
     /// Appends the legal captures (board moves onto an opponent's piece, promoting or
     /// not): exactly the legal moves with a positive [`EngineRules::victim_value`],
@@ -1438,8 +1443,10 @@ impl EngineRules for ShogiPosition {
         }
     }
 
-    fn exchange_value(&self, mv: Move) -> i32 {
-        see::shogi_exchange_value(self, mv)
+    const EXCHANGE_BY_ATTACKERS: bool = true;
+
+    fn attackers_among(&self, square: u8, attacker: Side, remaining: u128) -> u128 {
+        ShogiPosition::attackers_among(self, square, attacker, remaining)
     }
 
     fn captures_to(&self, square: u8, moves: &mut ExchangeMoves) {

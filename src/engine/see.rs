@@ -9,8 +9,7 @@
 //! Pins are ignored, as usual for an exchange estimate.
 
 use super::eval::EngineRules;
-use crate::rules::shogi::ShogiPosition;
-use crate::rules::{ExchangeMoves, Move, Position, Side};
+use crate::rules::{ExchangeMoves, Move, Side};
 
 /// The longest exchange followed (every piece of both sides that can reach one square).
 const MAX_EXCHANGE: usize = 40;
@@ -18,13 +17,18 @@ const MAX_EXCHANGE: usize = 40;
 /// The material the side to move gains by `mv` once the exchange on its target square
 /// is over, each side stopping when recapturing would lose; 0 for a quiet move that
 /// cannot be taken back profitably, negative when the moving piece is lost for less.
-/// Each game answers through [`EngineRules::exchange_value`].
+/// Played out on copies of the position, or, where
+/// [`EngineRules::EXCHANGE_BY_ATTACKERS`] holds, read off the unchanged board.
 pub fn exchange_value<P: EngineRules>(position: &P, mv: Move) -> i32 {
-    position.exchange_value(mv)
+    if P::EXCHANGE_BY_ATTACKERS {
+        exchange_value_by_attackers(position, mv)
+    } else {
+        exchange_value_by_playing(position, mv)
+    }
 }
 
 /// [`exchange_value`] played out on copies of the position with the rules' own moves.
-pub fn exchange_value_by_playing<P: EngineRules>(position: &P, mv: Move) -> i32 {
+fn exchange_value_by_playing<P: EngineRules>(position: &P, mv: Move) -> i32 {
     let mut current = position.clone();
     current.play_unchecked(mv);
     let mut played = Played {
@@ -36,12 +40,12 @@ pub fn exchange_value_by_playing<P: EngineRules>(position: &P, mv: Move) -> i32 
     settle(position, mv, &mut played)
 }
 
-/// [`exchange_value`] in shogi, without playing: the recaptures are the pieces attacking
-/// the square with the spent ones taken off the board (a capture only empties the
+/// [`exchange_value`] without playing: the recaptures are the pieces attacking the square
+/// with the spent ones taken off the board (in shogi a capture only empties the
 /// capturer's square; a piece taken goes to a hand, and drops are no part of an
 /// exchange). The same cheapest recapture as [`exchange_value_by_playing`], the first of
 /// equals in square order, so the same value.
-pub fn shogi_exchange_value(position: &ShogiPosition, mv: Move) -> i32 {
+fn exchange_value_by_attackers<P: EngineRules>(position: &P, mv: Move) -> i32 {
     let mut remaining = !0u128;
     if !mv.is_drop() {
         remaining &= !(1u128 << mv.from);
@@ -92,9 +96,9 @@ impl<P: EngineRules> Recaptures for Played<P> {
     }
 }
 
-/// Shogi's recaptures on the unchanged board, the pieces spent taken off.
-struct TakenOff<'a> {
-    position: &'a ShogiPosition,
+/// Recaptures read off the unchanged board, the pieces spent taken off.
+struct TakenOff<'a, P> {
+    position: &'a P,
     square: u8,
     side: Side,
     /// The squares whose pieces have not moved yet.
@@ -103,7 +107,7 @@ struct TakenOff<'a> {
     cheapest: u8,
 }
 
-impl Recaptures for TakenOff<'_> {
+impl<P: EngineRules> Recaptures for TakenOff<'_, P> {
     fn cheapest(&mut self) -> Option<i32> {
         let mut attackers = self
             .position
@@ -338,11 +342,12 @@ mod tests {
 
     #[test]
     fn shogi_exchanges_without_playing_equal_the_played_ones() {
+        const { assert!(ShogiPosition::EXCHANGE_BY_ATTACKERS) };
         // Every legal move (captures, quiet moves, drops, promotions) of random games:
         // the exchange with the spent pieces taken off must equal the one played out.
         let mut compared = 0;
         let mut nonzero = 0;
-        let mut long = 0;
+        let mut defended_twice = 0;
         random_playouts(
             &ShogiPosition::default(),
             0x5EED_0F5E_E000_0037,
@@ -350,7 +355,7 @@ mod tests {
             220,
             |position, legal| {
                 for &mv in legal.iter() {
-                    let fast = shogi_exchange_value(position, mv);
+                    let fast = exchange_value_by_attackers(position, mv);
                     assert_eq!(
                         fast,
                         exchange_value_by_playing(position, mv),
@@ -359,11 +364,11 @@ mod tests {
                     );
                     compared += 1;
                     nonzero += (fast != 0) as usize;
-                    // A capture answered by at least two recaptures (sliders behind).
-                    let square = mv.to;
+                    // A move onto a square the opponent attacks twice or more: the
+                    // exchange goes on past the first recapture.
                     let defenders =
-                        position.attackers_of(square, position.side_to_move().opponent());
-                    long += (defenders.count_ones() >= 2) as usize;
+                        position.attackers_of(mv.to, position.side_to_move().opponent());
+                    defended_twice += (defenders.count_ones() >= 2) as usize;
                 }
             },
         );
@@ -372,6 +377,9 @@ mod tests {
             nonzero > 10_000,
             "only {nonzero} exchanges won or lost material"
         );
-        assert!(long > 10_000, "only {long} squares with two defenders");
+        assert!(
+            defended_twice > 10_000,
+            "only {defended_twice} squares with two defenders"
+        );
     }
 }
