@@ -740,10 +740,24 @@ fn uci_eval_prints_the_shogi_terms_whose_weighted_sum_is_the_evaluation() {
         .split_whitespace()
         .map(|t| t.parse().unwrap())
         .collect();
+    let relations = &qipan::engine::tuned_relations::SHOGI_KING_RELATIONS;
     let weights: Vec<i32> = qipan::engine::tuned::SHOGI_WEIGHTS
         .iter()
         .chain(qipan::engine::tuned::SHOGI_SQUARE_WEIGHTS.iter().flatten())
         .copied()
+        .chain(
+            relations
+                .iter()
+                .flatten()
+                .flatten()
+                .flatten()
+                .chain(
+                    qipan::engine::tuned_relations::SHOGI_HAND_STEPS
+                        .iter()
+                        .flatten(),
+                )
+                .map(|&weight| weight as i32),
+        )
         .collect();
     assert_eq!(terms.len(), weights.len(), "{out}");
     let evaluation: i32 = out
@@ -758,6 +772,24 @@ fn uci_eval_prints_the_shogi_terms_whose_weighted_sum_is_the_evaluation() {
         .map(|(term, weight)| term * weight)
         .sum();
     assert_eq!(evaluation, sum / 16, "{out}");
+    // The levels' evaluation leaves the relations and hand steps (the last terms) out.
+    let levels: i32 = out
+        .lines()
+        .find_map(|l| l.strip_prefix("info string levels evaluation "))
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no levels evaluation in {out}"));
+    let relations_count = qipan::engine::eval::SHOGI_RELATION_TERMS;
+    let core: i32 = terms[..terms.len() - relations_count]
+        .iter()
+        .zip(weights.iter())
+        .map(|(term, weight)| term * weight)
+        .sum();
+    assert_eq!(levels, core / 16, "{out}");
+    assert_ne!(
+        levels, evaluation,
+        "the relations count for something here: {out}"
+    );
     // Xiangqi's fitted features are computed by the script itself: no terms line.
     let out = run_uci("setoption name UCI_Variant value xiangqi\nposition startpos\neval\n");
     assert!(!out.contains("evaluation terms"), "{out}");

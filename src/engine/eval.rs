@@ -6,6 +6,7 @@
 //! module only translates the rules' verdicts into search scores.
 
 use super::tuned;
+use super::tuned_relations;
 use crate::rules::any::AnyPosition;
 use crate::rules::board9x10::{nearest, LINES};
 use crate::rules::janggi::{JanggiPosition, JanggiRepetition};
@@ -47,6 +48,13 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     fn from_any(any: &AnyPosition) -> Option<&Self>;
     /// Static evaluation in centipawns from the side to move's point of view.
     fn evaluate(&self) -> i32;
+    /// The evaluation the levels' ladder was measured with (levels 1–9 search through
+    /// [`Perceived`](super::perception), which asks this): kept apart so a stronger
+    /// evaluation for level 10 leaves every level's play, and its measured strength, as
+    /// it was.
+    fn ladder_evaluate(&self) -> i32 {
+        self.evaluate()
+    }
     /// The key for the transposition table and repetition: the zobrist hash plus any
     /// state the hash leaves out.
     fn search_key(&self) -> u64 {
@@ -1058,7 +1066,7 @@ const SHOGI_VALUE_TIER: [u8; 15] = [0, 0, 1, 1, 2, 3, 4, 5, 6, 3, 3, 3, 3, 4, 5]
 /// ([`shogi_square_terms`]) weighted by their tables; `tools/tune_eval.py` fits all those
 /// weights together.
 pub fn shogi_terms(position: &ShogiPosition) -> [i32; SHOGI_TERMS] {
-    shogi_evaluation_parts(position).0
+    shogi_evaluation_parts::<true>(position).0
 }
 
 /// How many piece-square terms the shogi evaluation has: one for each piece kind (the 14
@@ -1095,10 +1103,64 @@ pub fn shogi_square_terms(position: &ShogiPosition) -> Vec<i32> {
     terms
 }
 
+/// How many king-relation and hand-step terms the shogi evaluation has
+/// ([`shogi_relation_terms`]): 2 kings × 13 kinds × 4 file distances × 7 rank offsets,
+/// then 7 kinds in hand × 8 steps.
+pub const SHOGI_RELATION_TERMS: usize = 2 * 13 * 4 * 7 + 7 * 8;
+
+/// The king-relation and hand-step terms of a shogi position, the side to move's count
+/// minus the opponent's: each board piece but a king by its place from its own king
+/// (first half) and from the enemy king (second half) as its owner sees the board (file
+/// distance up to 3, rank offset −3..=3, forward positive), then each kind in hand by how
+/// many of it are held (the first, second, … eighth). Weighted by
+/// `tuned_relations` (fitted by `tools/results/session38/fit_king_relations.py`): where a
+/// piece stands from the kings says more than its square alone (a gold beside its king
+/// guards it, a silver beside the enemy's attacks it).
+pub fn shogi_relation_terms(position: &ShogiPosition) -> Vec<i32> {
+    let mut terms = vec![0; SHOGI_RELATION_TERMS];
+    let mover = position.side_to_move();
+    for (square, &code) in position.board().iter().enumerate().take(81) {
+        let kind = shogi::kind_of(code);
+        if code == 0 || kind == shogi::kind::KING {
+            continue;
+        }
+        let side = shogi::owner(code);
+        let sign = if side == mover { 1 } else { -1 };
+        let kind_index = if kind < shogi::kind::KING {
+            kind - 1
+        } else {
+            kind - 2
+        } as usize;
+        let seen = shogi_own_square(square as u8, side) as i32;
+        for (which, king_side) in [side, side.opponent()].into_iter().enumerate() {
+            let king = position.king_square(king_side);
+            if king >= 81 {
+                continue;
+            }
+            let king = shogi_own_square(king, side) as i32;
+            let distance = ((seen % 9) - (king % 9)).abs().min(3) as usize;
+            let offset = ((seen / 9) - (king / 9)).clamp(-3, 3) + 3;
+            terms[((which * 13 + kind_index) * 4 + distance) * 7 + offset as usize] += sign;
+        }
+    }
+    for side in [Side::First, Side::Second] {
+        let sign = if side == mover { 1 } else { -1 };
+        for hand_kind in shogi::HAND_KINDS {
+            let count = position.hand_count(side, hand_kind) as usize;
+            for step in 0..count.min(8) {
+                terms[2 * 13 * 4 * 7 + (hand_kind as usize - 1) * 8 + step] += sign;
+            }
+        }
+    }
+    terms
+}
+
 /// The shogi evaluation's terms ([`shogi_terms`]) and the weighted sum of its piece-square
 /// terms for the side to move (in the weights' 1/16 centipawn), computed together from one
 /// walk over each side's pieces (its pawns' attacks then taken at once).
-fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32) {
+fn shogi_evaluation_parts<const RELATIONS: bool>(
+    position: &ShogiPosition,
+) -> ([i32; SHOGI_TERMS], i32) {
     use shogi_term as term;
     let board = position.board();
     let kings = [
@@ -1128,6 +1190,9 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
         let index = side.index();
         let sign = if side == Side::First { 1 } else { -1 };
         let enemy = 1 - index;
+        // Both kings as this side sees the board (None: no such king, as in a problem).
+        let seen_kings = [kings[index], kings[enemy]]
+            .map(|king| (king < 81).then(|| shogi_own_square(king, side) as i32));
         let mut pieces = occupied[index];
         while pieces != 0 {
             let square = pieces.trailing_zeros() as u8;
@@ -1157,6 +1222,16 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
                 piece_kind - 2
             };
             terms[kind_index as usize] += sign;
+            let seen = shogi_own_square(square, side) as i32;
+            for (which, king) in seen_kings.iter().enumerate().filter(|_| RELATIONS) {
+                if let Some(king) = king {
+                    let distance = ((seen % 9) - (king % 9)).abs().min(3);
+                    let offset = ((seen / 9) - (king / 9)).clamp(-3, 3) + 3;
+                    square_score[index] += tuned_relations::SHOGI_KING_RELATIONS[which]
+                        [kind_index as usize][distance as usize][offset as usize]
+                        as i32;
+                }
+            }
             if piece_kind == shogi::kind::PAWN {
                 // Pawns (half the pieces) attack one square each: their attacks are counted
                 // for all of a side's pawns at once below.
@@ -1239,6 +1314,11 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
                 continue;
             }
             terms[term::HAND + hand_kind as usize - 1] += sign * count;
+            square_score[index] += tuned_relations::SHOGI_HAND_STEPS[hand_kind as usize - 1]
+                .iter()
+                .take(if RELATIONS { count as usize } else { 0 })
+                .map(|&step| step as i32)
+                .sum::<i32>();
             // Pieces in hand can be dropped next to the enemy king at once.
             danger[enemy] += match hand_kind {
                 shogi::kind::ROOK => 6 * count,
@@ -1332,6 +1412,15 @@ fn shogi_evaluation_parts(position: &ShogiPosition) -> ([i32; SHOGI_TERMS], i32)
     (terms, square_score[mover] - square_score[1 - mover])
 }
 
+/// The shogi evaluation in centipawns from its terms and its weighted table sum.
+#[inline]
+fn shogi_weighted_sum((terms, mut sum): ([i32; SHOGI_TERMS], i32)) -> i32 {
+    for (weight, term) in tuned::SHOGI_WEIGHTS.iter().zip(terms.iter()) {
+        sum += weight * term;
+    }
+    sum / SHOGI_WEIGHT_UNIT
+}
+
 impl EngineRules for ShogiPosition {
     const EAGER_LATE_MOVE_PRUNING: bool = true;
     const ROOT_REDUCTIONS: bool = true;
@@ -1345,11 +1434,12 @@ impl EngineRules for ShogiPosition {
     }
 
     fn evaluate(&self) -> i32 {
-        let (terms, mut sum) = shogi_evaluation_parts(self);
-        for (weight, term) in tuned::SHOGI_WEIGHTS.iter().zip(terms.iter()) {
-            sum += weight * term;
-        }
-        sum / SHOGI_WEIGHT_UNIT
+        shogi_weighted_sum(shogi_evaluation_parts::<true>(self))
+    }
+
+    fn ladder_evaluate(&self) -> i32 {
+        // Session 37's evaluation, without the king relations and hand steps.
+        shogi_weighted_sum(shogi_evaluation_parts::<false>(self))
     }
 
     fn correction_key(&self) -> Option<u64> {
@@ -1710,8 +1800,26 @@ mod tests {
                 .zip(tuned::SHOGI_SQUARE_WEIGHTS.iter().flatten())
                 .map(|(term, weight)| term * weight)
                 .sum();
+            let relations: i32 = shogi_relation_terms(&position)
+                .iter()
+                .zip(
+                    tuned_relations::SHOGI_KING_RELATIONS
+                        .iter()
+                        .flatten()
+                        .flatten()
+                        .flatten()
+                        .chain(tuned_relations::SHOGI_HAND_STEPS.iter().flatten()),
+                )
+                .map(|(&term, &weight)| term * weight as i32)
+                .sum();
             assert_eq!(
                 position.evaluate(),
+                (core + squares + relations) / SHOGI_WEIGHT_UNIT,
+                "{fen}"
+            );
+            // The levels' evaluation leaves the relations out.
+            assert_eq!(
+                position.ladder_evaluate(),
                 (core + squares) / SHOGI_WEIGHT_UNIT,
                 "{fen}"
             );
@@ -1726,6 +1834,17 @@ mod tests {
             .iter()
             .flatten()
             .any(|&w| w != 0));
+        assert!(
+            tuned_relations::SHOGI_KING_RELATIONS
+                .iter()
+                .flatten()
+                .flatten()
+                .flatten()
+                .chain(tuned_relations::SHOGI_HAND_STEPS.iter().flatten())
+                .filter(|&&w| w != 0)
+                .count()
+                > 500
+        );
     }
 
     #[test]

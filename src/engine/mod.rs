@@ -17,6 +17,7 @@ pub mod search;
 pub mod see;
 pub mod table;
 pub mod tuned;
+pub mod tuned_relations;
 
 use crate::rules::any::{AnyPosition, GameKind, PieceKind};
 use crate::rules::game::Game;
@@ -504,14 +505,29 @@ pub fn static_evaluation(position: &AnyPosition) -> i32 {
     }
 }
 
+/// The evaluation the levels search with (what levels 1–9 think a quiet position is worth):
+/// the static evaluation, but in shogi without the king relations and hand steps fitted
+/// after the levels were measured (`EngineRules::ladder_evaluate`).
+pub fn ladder_evaluation(position: &AnyPosition) -> i32 {
+    use eval::EngineRules;
+    match position {
+        AnyPosition::Xiangqi(p) => p.ladder_evaluate(),
+        AnyPosition::Janggi(p) => p.ladder_evaluate(),
+        AnyPosition::Shogi(p) => p.ladder_evaluate(),
+    }
+}
+
 /// The terms of a shogi position's evaluation ([`eval::shogi_terms`], then
-/// [`eval::shogi_square_terms`]), which `tools/tune_eval.py` fits the shogi weights to;
-/// `None` for the other games, whose fitted features the script computes itself.
+/// [`eval::shogi_square_terms`], then [`eval::shogi_relation_terms`]), whose weighted sum
+/// is the evaluation: `tools/tune_eval.py` fits the weights of the first two parts to
+/// them, `tools/results/session38/fit_king_relations.py` the third's; `None` for the
+/// other games, whose fitted features the script computes itself.
 pub fn evaluation_terms(position: &AnyPosition) -> Option<Vec<i32>> {
     match position {
         AnyPosition::Shogi(p) => {
             let mut terms = eval::shogi_terms(p).to_vec();
             terms.extend(eval::shogi_square_terms(p));
+            terms.extend(eval::shogi_relation_terms(p));
             Some(terms)
         }
         _ => None,

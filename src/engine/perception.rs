@@ -219,7 +219,7 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
         None
     }
     fn evaluate(&self) -> i32 {
-        self.position.evaluate()
+        self.position.ladder_evaluate()
     }
     fn search_key(&self) -> u64 {
         self.position.search_key()

@@ -146,6 +146,11 @@ impl UciSession {
                     out,
                     "info string static evaluation {} cp for the side to move",
                     crate::engine::static_evaluation(self.game.position())
+                )?;
+                writeln!(
+                    out,
+                    "info string levels evaluation {} cp for the side to move",
+                    crate::engine::ladder_evaluation(self.game.position())
                 )?
             }
             "quit" => {
