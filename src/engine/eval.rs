@@ -1104,9 +1104,24 @@ pub fn shogi_square_terms(position: &ShogiPosition) -> Vec<i32> {
 }
 
 /// How many king-relation and hand-step terms the shogi evaluation has
-/// ([`shogi_relation_terms`]): 2 kings × 13 kinds × 4 file distances × 7 rank offsets,
-/// then 7 kinds in hand × 8 steps.
-pub const SHOGI_RELATION_TERMS: usize = 2 * 13 * 4 * 7 + 7 * 8;
+/// ([`shogi_relation_terms`]): 2 kings × 13 kinds × the places from a king, then 7 kinds
+/// in hand × 8 steps.
+pub const SHOGI_RELATION_TERMS: usize = 2 * 13 * SHOGI_RELATION_PLACES + 7 * 8;
+
+/// How many places from a king the relation tables tell apart: file distances
+/// 0..=reach times rank offsets −reach..=reach (`tuned_relations::SHOGI_RELATION_REACH`).
+const SHOGI_RELATION_PLACES: usize =
+    (tuned_relations::SHOGI_RELATION_REACH + 1) * (2 * tuned_relations::SHOGI_RELATION_REACH + 1);
+
+/// A piece's place from a king, both as their owner sees the board (`shogi_own_square`):
+/// the relation tables' file distance and rank offset indices.
+#[inline]
+fn shogi_relation_place(seen_piece: i32, seen_king: i32) -> (usize, usize) {
+    let reach = tuned_relations::SHOGI_RELATION_REACH as i32;
+    let distance = ((seen_piece % 9) - (seen_king % 9)).abs().min(reach);
+    let offset = ((seen_piece / 9) - (seen_king / 9)).clamp(-reach, reach) + reach;
+    (distance as usize, offset as usize)
+}
 
 /// The king-relation and hand-step terms of a shogi position, the side to move's count
 /// minus the opponent's: each board piece but a king by its place from its own king
@@ -1137,10 +1152,12 @@ pub fn shogi_relation_terms(position: &ShogiPosition) -> Vec<i32> {
             if king >= 81 {
                 continue;
             }
-            let king = shogi_own_square(king, side) as i32;
-            let distance = ((seen % 9) - (king % 9)).abs().min(3) as usize;
-            let offset = ((seen / 9) - (king / 9)).clamp(-3, 3) + 3;
-            terms[((which * 13 + kind_index) * 4 + distance) * 7 + offset as usize] += sign;
+            let (distance, offset) =
+                shogi_relation_place(seen, shogi_own_square(king, side) as i32);
+            let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
+            terms[(which * 13 + kind_index) * SHOGI_RELATION_PLACES
+                + distance * offsets
+                + offset] += sign;
         }
     }
     for side in [Side::First, Side::Second] {
@@ -1148,7 +1165,7 @@ pub fn shogi_relation_terms(position: &ShogiPosition) -> Vec<i32> {
         for hand_kind in shogi::HAND_KINDS {
             let count = position.hand_count(side, hand_kind) as usize;
             for step in 0..count.min(8) {
-                terms[2 * 13 * 4 * 7 + (hand_kind as usize - 1) * 8 + step] += sign;
+                terms[2 * 13 * SHOGI_RELATION_PLACES + (hand_kind as usize - 1) * 8 + step] += sign;
             }
         }
     }
@@ -1224,11 +1241,10 @@ fn shogi_evaluation_parts<const RELATIONS: bool>(
             terms[kind_index as usize] += sign;
             let seen = shogi_own_square(square, side) as i32;
             for (which, king) in seen_kings.iter().enumerate().filter(|_| RELATIONS) {
-                if let Some(king) = king {
-                    let distance = ((seen % 9) - (king % 9)).abs().min(3);
-                    let offset = ((seen / 9) - (king / 9)).clamp(-3, 3) + 3;
+                if let Some(king) = *king {
+                    let (distance, offset) = shogi_relation_place(seen, king);
                     square_score[index] += tuned_relations::SHOGI_KING_RELATIONS[which]
-                        [kind_index as usize][distance as usize][offset as usize]
+                        [kind_index as usize][distance][offset]
                         as i32;
                 }
             }

@@ -2,10 +2,14 @@
 //! evaluation by `tools/results/session38/fit_king_relations.py` (ridge regression
 //! to Fairy-Stockfish's scores). Generated: change the script, not this file.
 
+/// How far the king-relation tables see: file distance 0..=REACH (REACH or more),
+/// rank offset -REACH..=REACH (clamped).
+pub const SHOGI_RELATION_REACH: usize = 3;
+
 /// For each board kind but the king (`kind_index`) and each king (0 its own, 1 the
 /// enemy's), a piece's worth by its place from that king as its owner sees it: file
-/// distance 0..=3 (3 or more), rank offset -3..=3 (index 0..=6, forward positive),
-/// in sixteenths of a centipawn.
+/// distance, then rank offset + REACH (forward positive), in sixteenths of a
+/// centipawn.
 #[rustfmt::skip]
 pub const SHOGI_KING_RELATIONS: [[[[i16; 7]; 4]; 13]; 2] = [
     [

@@ -13,8 +13,9 @@ order: a game starts where the move number falls). The other columns, each count
 for a piece of the side to move and -1 for the opponent's:
 
 - for each board kind but the king and each of the two kings, the piece's place from
-  that king as its owner sees it: file distance 0..3 (3 = three or more), rank offset
-  -3..3 (forward positive, clamped);
+  that king as its owner sees it: file distance 0..REACH (REACH = that or more), rank
+  offset -REACH..REACH (forward positive, clamped); REACH is 3 unless the environment
+  variable REACH says otherwise;
 - for each kind in hand, the first, second, ... eighth piece of it (pawns up to 8,
   gold, silver, knight and lance up to 4, bishop and rook up to 2).
 
@@ -25,6 +26,7 @@ written as Rust in sixteenths of a centipawn.
 """
 
 import gzip
+import os
 import subprocess
 import sys
 
@@ -35,7 +37,11 @@ KINDS = {"p": 0, "l": 1, "n": 2, "s": 3, "g": 4, "b": 5, "r": 6,
          "+p": 7, "+l": 8, "+n": 9, "+s": 10, "+b": 11, "+r": 12, "k": 13}
 HAND_LETTERS = "plnsgbr"
 HAND_CAPS = [8, 4, 4, 4, 4, 2, 2]
-RELATIONS = 2 * 13 * 4 * 7
+# How far the tables see from a king: file distance 0..=REACH, rank offset -REACH..=REACH.
+REACH = int(os.environ.get("REACH", "3"))
+DISTANCES = REACH + 1
+OFFSETS = 2 * REACH + 1
+RELATIONS = 2 * 13 * DISTANCES * OFFSETS
 WIDTH = RELATIONS + 7 * 8
 RIDGE = 300.0
 
@@ -83,9 +89,9 @@ def columns(fen):
                 continue
             piece_file, piece_rank = seen_by(side, file, row)
             king_file, king_rank = seen_by(side, *kings[king_side])
-            distance = min(abs(piece_file - king_file), 3)
-            offset = max(-3, min(3, piece_rank - king_rank)) + 3
-            cols.append(((which * 13 + kind) * 4 + distance) * 7 + offset)
+            distance = min(abs(piece_file - king_file), REACH)
+            offset = max(-REACH, min(REACH, piece_rank - king_rank)) + REACH
+            cols.append(((which * 13 + kind) * DISTANCES + distance) * OFFSETS + offset)
             values.append(sign)
     for side in (0, 1):
         sign = 1 if side == side_to_move else -1
@@ -173,17 +179,20 @@ def main():
     sixteenths = np.rint(weights[1:] / weights[0] * 16).astype(int)
     print(f"all games: scale {weights[0]:.3f}; table entries from {sixteenths.min()} to "
           f"{sixteenths.max()} sixteenths of a centipawn")
-    relations = sixteenths[:RELATIONS].reshape(2, 13, 4, 7)
+    relations = sixteenths[:RELATIONS].reshape(2, 13, DISTANCES, OFFSETS)
     steps = sixteenths[RELATIONS:].reshape(7, 8)
     with open(output, "w") as out:
         out.write("//! Shogi's king-relation and hand-step tables, fitted on top of the rest of the\n"
                   "//! evaluation by `tools/results/session38/fit_king_relations.py` (ridge regression\n"
                   "//! to Fairy-Stockfish's scores). Generated: change the script, not this file.\n\n")
+        out.write("/// How far the king-relation tables see: file distance 0..=REACH (REACH or more),\n"
+                  "/// rank offset -REACH..=REACH (clamped).\n")
+        out.write(f"pub const SHOGI_RELATION_REACH: usize = {REACH};\n\n")
         out.write("/// For each board kind but the king (`kind_index`) and each king (0 its own, 1 the\n"
                   "/// enemy's), a piece's worth by its place from that king as its owner sees it: file\n"
-                  "/// distance 0..=3 (3 or more), rank offset -3..=3 (index 0..=6, forward positive),\n"
-                  "/// in sixteenths of a centipawn.\n")
-        out.write("#[rustfmt::skip]\npub const SHOGI_KING_RELATIONS: [[[[i16; 7]; 4]; 13]; 2] = [\n")
+                  "/// distance, then rank offset + REACH (forward positive), in sixteenths of a\n"
+                  "/// centipawn.\n")
+        out.write(f"#[rustfmt::skip]\npub const SHOGI_KING_RELATIONS: [[[[i16; {OFFSETS}]; {DISTANCES}]; 13]; 2] = [\n")
         for which in range(2):
             out.write("    [\n")
             for kind in range(13):
