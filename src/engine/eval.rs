@@ -1115,13 +1115,81 @@ const SHOGI_RELATION_PLACES: usize =
 
 /// A piece's place from a king, both as their owner sees the board (`shogi_own_square`):
 /// the relation tables' file distance and rank offset indices.
-#[inline]
-fn shogi_relation_place(seen_piece: i32, seen_king: i32) -> (usize, usize) {
+const fn shogi_relation_place(seen_piece: usize, seen_king: usize) -> (usize, usize) {
     let reach = tuned_relations::SHOGI_RELATION_REACH as i32;
-    let distance = ((seen_piece % 9) - (seen_king % 9)).abs().min(reach);
-    let offset = ((seen_piece / 9) - (seen_king / 9)).clamp(-reach, reach) + reach;
+    let file_gap = ((seen_piece % 9) as i32 - (seen_king % 9) as i32).abs();
+    let distance = if file_gap < reach { file_gap } else { reach };
+    let rank_gap = (seen_piece / 9) as i32 - (seen_king / 9) as i32;
+    let offset = if rank_gap < -reach {
+        -reach
+    } else if rank_gap > reach {
+        reach
+    } else {
+        rank_gap
+    } + reach;
     (distance as usize, offset as usize)
 }
+
+/// `SHOGI_RELATION_PLACE_INDEX[king][piece]`: a piece's place from a king (both squares
+/// as their owner sees them) as an index into a relation table's flattened places, so
+/// the evaluation looks a relation up without arithmetic.
+const SHOGI_RELATION_PLACE_INDEX: [[u8; 81]; 81] = {
+    let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
+    let mut table = [[0u8; 81]; 81];
+    let mut king = 0;
+    while king < 81 {
+        let mut piece = 0;
+        while piece < 81 {
+            let (distance, offset) = shogi_relation_place(piece, king);
+            table[king][piece] = (distance * offsets + offset) as u8;
+            piece += 1;
+        }
+        king += 1;
+    }
+    table
+};
+
+/// One king's relation table, each kind's places flattened.
+type ShogiRelationTable = [[i16; SHOGI_RELATION_PLACES]; 13];
+
+/// The two kings' relation tables with their places flattened, and an all-zero one for a
+/// missing king (a problem position).
+static SHOGI_RELATION_TABLES: [ShogiRelationTable; 3] = {
+    let mut tables = [[[0i16; SHOGI_RELATION_PLACES]; 13]; 3];
+    let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
+    let mut which = 0;
+    while which < 2 {
+        let mut kind = 0;
+        while kind < 13 {
+            let mut place = 0;
+            while place < SHOGI_RELATION_PLACES {
+                tables[which][kind][place] = tuned_relations::SHOGI_KING_RELATIONS[which][kind]
+                    [place / offsets][place % offsets];
+                place += 1;
+            }
+            kind += 1;
+        }
+        which += 1;
+    }
+    tables
+};
+
+/// `SHOGI_HAND_STEP_SUMS[kind − 1][count]`: the hand steps of the first `count` pieces of a
+/// kind in hand (all eight past eight), summed once at compile time.
+const SHOGI_HAND_STEP_SUMS: [[i32; 9]; 7] = {
+    let mut sums = [[0i32; 9]; 7];
+    let mut kind = 0;
+    while kind < 7 {
+        let mut count = 1;
+        while count <= 8 {
+            sums[kind][count] =
+                sums[kind][count - 1] + tuned_relations::SHOGI_HAND_STEPS[kind][count - 1] as i32;
+            count += 1;
+        }
+        kind += 1;
+    }
+    sums
+};
 
 /// The king-relation and hand-step terms of a shogi position, the side to move's count
 /// minus the opponent's: each board piece but a king by its place from its own king
@@ -1146,14 +1214,13 @@ pub fn shogi_relation_terms(position: &ShogiPosition) -> Vec<i32> {
         } else {
             kind - 2
         } as usize;
-        let seen = shogi_own_square(square as u8, side) as i32;
+        let seen = shogi_own_square(square as u8, side);
         for (which, king_side) in [side, side.opponent()].into_iter().enumerate() {
             let king = position.king_square(king_side);
             if king >= 81 {
                 continue;
             }
-            let (distance, offset) =
-                shogi_relation_place(seen, shogi_own_square(king, side) as i32);
+            let (distance, offset) = shogi_relation_place(seen, shogi_own_square(king, side));
             let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
             terms[(which * 13 + kind_index) * SHOGI_RELATION_PLACES
                 + distance * offsets
@@ -1207,9 +1274,20 @@ fn shogi_evaluation_parts<const RELATIONS: bool>(
         let index = side.index();
         let sign = if side == Side::First { 1 } else { -1 };
         let enemy = 1 - index;
-        // Both kings as this side sees the board (None: no such king, as in a problem).
-        let seen_kings = [kings[index], kings[enemy]]
-            .map(|king| (king < 81).then(|| shogi_own_square(king, side) as i32));
+        // Each king's relation table and its places as this side sees the board (the zero
+        // table for a missing king, as in a problem).
+        let relation = |which: usize, king: u8| {
+            if king < 81 {
+                (
+                    &SHOGI_RELATION_TABLES[which],
+                    &SHOGI_RELATION_PLACE_INDEX[shogi_own_square(king, side)],
+                )
+            } else {
+                (&SHOGI_RELATION_TABLES[2], &SHOGI_RELATION_PLACE_INDEX[0])
+            }
+        };
+        let (own_table, own_places) = relation(0, kings[index]);
+        let (enemy_table, enemy_places) = relation(1, kings[enemy]);
         let mut pieces = occupied[index];
         while pieces != 0 {
             let square = pieces.trailing_zeros() as u8;
@@ -1239,14 +1317,11 @@ fn shogi_evaluation_parts<const RELATIONS: bool>(
                 piece_kind - 2
             };
             terms[kind_index as usize] += sign;
-            let seen = shogi_own_square(square, side) as i32;
-            for (which, king) in seen_kings.iter().enumerate().filter(|_| RELATIONS) {
-                if let Some(king) = *king {
-                    let (distance, offset) = shogi_relation_place(seen, king);
-                    square_score[index] += tuned_relations::SHOGI_KING_RELATIONS[which]
-                        [kind_index as usize][distance][offset]
-                        as i32;
-                }
+            if RELATIONS {
+                let seen = shogi_own_square(square, side);
+                square_score[index] += own_table[kind_index as usize][own_places[seen] as usize]
+                    as i32
+                    + enemy_table[kind_index as usize][enemy_places[seen] as usize] as i32;
             }
             if piece_kind == shogi::kind::PAWN {
                 // Pawns (half the pieces) attack one square each: their attacks are counted
@@ -1330,11 +1405,10 @@ fn shogi_evaluation_parts<const RELATIONS: bool>(
                 continue;
             }
             terms[term::HAND + hand_kind as usize - 1] += sign * count;
-            square_score[index] += tuned_relations::SHOGI_HAND_STEPS[hand_kind as usize - 1]
-                .iter()
-                .take(if RELATIONS { count as usize } else { 0 })
-                .map(|&step| step as i32)
-                .sum::<i32>();
+            if RELATIONS {
+                square_score[index] +=
+                    SHOGI_HAND_STEP_SUMS[hand_kind as usize - 1][(count as usize).min(8)];
+            }
             // Pieces in hand can be dropped next to the enemy king at once.
             danger[enemy] += match hand_kind {
                 shogi::kind::ROOK => 6 * count,
