@@ -197,7 +197,7 @@ def main():
             out.write("    [\n")
             for kind in range(13):
                 out.write("        [\n")
-                for distance in range(4):
+                for distance in range(DISTANCES):
                     out.write("            [" + ", ".join(str(v) for v in relations[which, kind, distance]) + "],\n")
                 out.write("        ],\n")
             out.write("    ],\n")
