@@ -760,32 +760,32 @@ fn uci_eval_prints_the_shogi_terms_whose_weighted_sum_is_the_evaluation() {
         )
         .collect();
     assert_eq!(terms.len(), weights.len(), "{out}");
-    let evaluation: i32 = out
-        .lines()
-        .find_map(|l| l.strip_prefix("info string static evaluation "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no evaluation in {out}"));
-    let sum: i32 = terms
-        .iter()
-        .zip(weights.iter())
-        .map(|(term, weight)| term * weight)
-        .sum();
-    assert_eq!(evaluation, sum / 16, "{out}");
+    // The centipawns after `prefix` in the output, and the terms' weighted sum (of the
+    // first `count` terms) in the weights' sixteenths of a centipawn.
+    let reported = |prefix: &str| -> i32 {
+        out.lines()
+            .find_map(|l| l.strip_prefix(prefix))
+            .and_then(|rest| rest.split_whitespace().next())
+            .and_then(|n| n.parse().ok())
+            .unwrap_or_else(|| panic!("no {prefix:?} in {out}"))
+    };
+    let weighted_sum = |count: usize| -> i32 {
+        terms[..count]
+            .iter()
+            .zip(weights.iter())
+            .map(|(term, weight)| term * weight)
+            .sum()
+    };
+    let evaluation = reported("info string static evaluation ");
+    assert_eq!(evaluation, weighted_sum(terms.len()) / 16, "{out}");
     // The levels' evaluation leaves the relations and hand steps (the last terms) out.
-    let levels: i32 = out
-        .lines()
-        .find_map(|l| l.strip_prefix("info string levels evaluation "))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no levels evaluation in {out}"));
+    let levels = reported("info string levels evaluation ");
     let relations_count = qipan::engine::eval::SHOGI_RELATION_TERMS;
-    let core: i32 = terms[..terms.len() - relations_count]
-        .iter()
-        .zip(weights.iter())
-        .map(|(term, weight)| term * weight)
-        .sum();
-    assert_eq!(levels, core / 16, "{out}");
+    assert_eq!(
+        levels,
+        weighted_sum(terms.len() - relations_count) / 16,
+        "{out}"
+    );
     assert_ne!(
         levels, evaluation,
         "the relations count for something here: {out}"

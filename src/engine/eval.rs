@@ -1874,6 +1874,37 @@ mod tests {
     }
 
     #[test]
+    fn shogi_relations_count_each_piece_from_both_kings_as_its_owner_sees_the_board() {
+        // First's gold stands just before its king; Second's gold beside its own king.
+        let fen = "3gk4/9/9/9/9/9/9/4G4/4K4[] w - - 0 1";
+        let terms = shogi_relation_terms(&ShogiPosition::from_any(fen).unwrap());
+        let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
+        let reach = tuned_relations::SHOGI_RELATION_REACH;
+        let gold = 4;
+        let index = |which: usize, distance: usize, offset: isize| {
+            (which * 13 + gold) * SHOGI_RELATION_PLACES
+                + distance * offsets
+                + (offset + reach as isize) as usize
+        };
+        let mut expected = vec![0; SHOGI_RELATION_TERMS];
+        // The mover's gold: one rank ahead of its king; the enemy king far ahead (clamped).
+        expected[index(0, 0, 1)] += 1;
+        expected[index(1, 0, -(reach as isize))] += 1;
+        // The waiter's gold: one file from its king on its rank; the mover's king far ahead
+        // of it as the waiter sees the board.
+        expected[index(0, 1, 0)] -= 1;
+        expected[index(1, 1, -(reach as isize))] -= 1;
+        assert_eq!(terms, expected);
+        // Hands: the first and second pawn, the first rook, each counted once.
+        let fen = "4k4/9/9/9/9/9/9/9/4K4[PPr] w - - 0 1";
+        let terms = shogi_relation_terms(&ShogiPosition::from_any(fen).unwrap());
+        let hands = &terms[2 * 13 * SHOGI_RELATION_PLACES..];
+        assert_eq!(&hands[..3], &[1, 1, 0]);
+        assert_eq!(&hands[6 * 8..6 * 8 + 2], &[-1, 0]);
+        assert_eq!(hands.iter().map(|term| term.abs()).sum::<i32>(), 3);
+    }
+
+    #[test]
     fn shogi_evaluation_is_the_weighted_sum_of_its_terms_and_the_same_for_either_colour() {
         let text = include_str!("../../tests/data/shogi.perft");
         let fens = perft_fens(text);
