@@ -1194,7 +1194,7 @@ const SHOGI_HAND_STEP_SUMS: [[i32; 9]; 7] = {
 /// The king-relation and hand-step terms of a shogi position, the side to move's count
 /// minus the opponent's: each board piece but a king by its place from its own king
 /// (first half) and from the enemy king (second half) as its owner sees the board (file
-/// distance up to 3, rank offset −3..=3, forward positive), then each kind in hand by how
+/// distance up to the reach, rank offset within ± the reach, forward positive), then each kind in hand by how
 /// many of it are held (the first, second, … eighth). Weighted by
 /// `tuned_relations` (fitted by `tools/results/session38/fit_king_relations.py`): where a
 /// piece stands from the kings says more than its square alone (a gold beside its king

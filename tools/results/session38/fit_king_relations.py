@@ -4,7 +4,11 @@
     python3 tools/results/session38/fit_king_relations.py target/release/qipan \
         src/engine/tuned_relations.rs tools/data/tune-shogi.tsv.gz \
         tools/data/tune-shogi-2.tsv.gz tools/data/tune-shogi-3.tsv.gz \
-        tools/data/tune-shogi-test.tsv.gz
+        tools/data/tune-shogi-test.tsv.gz tools/data/tune-shogi-results-a.tsv.gz \
+        tools/data/tune-shogi-results-b.tsv.gz tools/data/tune-shogi-results-test.tsv.gz
+
+writes the shipped tables (reach 4, all seven files: 182,537 positions). Session 38 first
+landed reach 3 fitted on the first four files alone (`REACH=3` and those four files).
 
 The build's evaluation without these tables (its `levels evaluation`, printed by `eval`
 of `qipan uci`; session 38 fitted on 1530151's static evaluation, the same numbers) of
@@ -14,7 +18,7 @@ for a piece of the side to move and -1 for the opponent's:
 
 - for each board kind but the king and each of the two kings, the piece's place from
   that king as its owner sees it: file distance 0..REACH (REACH = that or more), rank
-  offset -REACH..REACH (forward positive, clamped); REACH is 3 unless the environment
+  offset -REACH..REACH (forward positive, clamped); REACH is 4 unless the environment
   variable REACH says otherwise;
 - for each kind in hand, the first, second, ... eighth piece of it (pawns up to 8,
   gold, silver, knight and lance up to 4, bishop and rook up to 2).
@@ -38,7 +42,7 @@ KINDS = {"p": 0, "l": 1, "n": 2, "s": 3, "g": 4, "b": 5, "r": 6,
 HAND_LETTERS = "plnsgbr"
 HAND_CAPS = [8, 4, 4, 4, 4, 2, 2]
 # How far the tables see from a king: file distance 0..=REACH, rank offset -REACH..=REACH.
-REACH = int(os.environ.get("REACH", "3"))
+REACH = int(os.environ.get("REACH", "4"))
 DISTANCES = REACH + 1
 OFFSETS = 2 * REACH + 1
 RELATIONS = 2 * 13 * DISTANCES * OFFSETS
