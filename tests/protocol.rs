@@ -740,24 +740,11 @@ fn uci_eval_prints_the_shogi_terms_whose_weighted_sum_is_the_evaluation() {
         .split_whitespace()
         .map(|t| t.parse().unwrap())
         .collect();
-    let relations = &qipan::engine::tuned_relations::SHOGI_KING_RELATIONS;
     let weights: Vec<i32> = qipan::engine::tuned::SHOGI_WEIGHTS
         .iter()
         .chain(qipan::engine::tuned::SHOGI_SQUARE_WEIGHTS.iter().flatten())
         .copied()
-        .chain(
-            relations
-                .iter()
-                .flatten()
-                .flatten()
-                .flatten()
-                .chain(
-                    qipan::engine::tuned_relations::SHOGI_HAND_STEPS
-                        .iter()
-                        .flatten(),
-                )
-                .map(|&weight| weight as i32),
-        )
+        .chain(qipan::engine::eval::shogi_relation_weights())
         .collect();
     assert_eq!(terms.len(), weights.len(), "{out}");
     // The centipawns after `prefix` in the output, and the terms' weighted sum (of the

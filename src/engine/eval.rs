@@ -1111,7 +1111,33 @@ pub const SHOGI_RELATION_TERMS: usize = 2 * 13 * SHOGI_RELATION_PLACES + 7 * 8;
 /// How many places from a king the relation tables tell apart: file distances
 /// 0..=reach times rank offsets −reach..=reach (`tuned_relations::SHOGI_RELATION_REACH`).
 const SHOGI_RELATION_PLACES: usize =
-    (tuned_relations::SHOGI_RELATION_REACH + 1) * (2 * tuned_relations::SHOGI_RELATION_REACH + 1);
+    (tuned_relations::SHOGI_RELATION_REACH + 1) * SHOGI_RELATION_OFFSETS;
+
+/// How many rank offsets from a king the relation tables tell apart (−reach..=reach).
+const SHOGI_RELATION_OFFSETS: usize = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
+
+/// A shogi board kind other than the king as an index 0..13 (pawn … rook, then the
+/// promoted kinds), the order of the material terms and of the relation tables.
+#[inline]
+const fn shogi_kind_index(kind: u8) -> usize {
+    (if kind < shogi::kind::KING {
+        kind - 1
+    } else {
+        kind - 2
+    }) as usize
+}
+
+/// The relation and hand-step weights (`tuned_relations`) in the order of
+/// [`shogi_relation_terms`], so the evaluation's sums can be checked term by term.
+pub fn shogi_relation_weights() -> impl Iterator<Item = i32> {
+    tuned_relations::SHOGI_KING_RELATIONS
+        .iter()
+        .flatten()
+        .flatten()
+        .flatten()
+        .chain(tuned_relations::SHOGI_HAND_STEPS.iter().flatten())
+        .map(|&weight| weight as i32)
+}
 
 /// A piece's place from a king, both as their owner sees the board (`shogi_own_square`):
 /// the relation tables' file distance and rank offset indices.
@@ -1134,7 +1160,7 @@ const fn shogi_relation_place(seen_piece: usize, seen_king: usize) -> (usize, us
 /// as their owner sees them) as an index into a relation table's flattened places, so
 /// the evaluation looks a relation up without arithmetic.
 const SHOGI_RELATION_PLACE_INDEX: [[u8; 81]; 81] = {
-    let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
+    let offsets = SHOGI_RELATION_OFFSETS;
     let mut table = [[0u8; 81]; 81];
     let mut king = 0;
     while king < 81 {
@@ -1156,7 +1182,7 @@ type ShogiRelationTable = [[i16; SHOGI_RELATION_PLACES]; 13];
 /// missing king (a problem position).
 static SHOGI_RELATION_TABLES: [ShogiRelationTable; 3] = {
     let mut tables = [[[0i16; SHOGI_RELATION_PLACES]; 13]; 3];
-    let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
+    let offsets = SHOGI_RELATION_OFFSETS;
     let mut which = 0;
     while which < 2 {
         let mut kind = 0;
@@ -1209,11 +1235,7 @@ pub fn shogi_relation_terms(position: &ShogiPosition) -> Vec<i32> {
         }
         let side = shogi::owner(code);
         let sign = if side == mover { 1 } else { -1 };
-        let kind_index = if kind < shogi::kind::KING {
-            kind - 1
-        } else {
-            kind - 2
-        } as usize;
+        let kind_index = shogi_kind_index(kind);
         let seen = shogi_own_square(square as u8, side);
         for (which, king_side) in [side, side.opponent()].into_iter().enumerate() {
             let king = position.king_square(king_side);
@@ -1221,9 +1243,8 @@ pub fn shogi_relation_terms(position: &ShogiPosition) -> Vec<i32> {
                 continue;
             }
             let (distance, offset) = shogi_relation_place(seen, shogi_own_square(king, side));
-            let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
             terms[(which * 13 + kind_index) * SHOGI_RELATION_PLACES
-                + distance * offsets
+                + distance * SHOGI_RELATION_OFFSETS
                 + offset] += sign;
         }
     }
@@ -1311,17 +1332,12 @@ fn shogi_evaluation_parts<const RELATIONS: bool>(
                 }
                 continue;
             }
-            let kind_index = if piece_kind < 8 {
-                piece_kind - 1
-            } else {
-                piece_kind - 2
-            };
-            terms[kind_index as usize] += sign;
+            let kind_index = shogi_kind_index(piece_kind);
+            terms[kind_index] += sign;
             if RELATIONS {
                 let seen = shogi_own_square(square, side);
-                square_score[index] += own_table[kind_index as usize][own_places[seen] as usize]
-                    as i32
-                    + enemy_table[kind_index as usize][enemy_places[seen] as usize] as i32;
+                square_score[index] += own_table[kind_index][own_places[seen] as usize] as i32
+                    + enemy_table[kind_index][enemy_places[seen] as usize] as i32;
             }
             if piece_kind == shogi::kind::PAWN {
                 // Pawns (half the pieces) attack one square each: their attacks are counted
@@ -1878,7 +1894,7 @@ mod tests {
         // First's gold stands just before its king; Second's gold beside its own king.
         let fen = "3gk4/9/9/9/9/9/9/4G4/4K4[] w - - 0 1";
         let terms = shogi_relation_terms(&ShogiPosition::from_any(fen).unwrap());
-        let offsets = 2 * tuned_relations::SHOGI_RELATION_REACH + 1;
+        let offsets = SHOGI_RELATION_OFFSETS;
         let reach = tuned_relations::SHOGI_RELATION_REACH;
         let gold = 4;
         let index = |which: usize, distance: usize, offset: isize| {
@@ -1923,15 +1939,8 @@ mod tests {
                 .sum();
             let relations: i32 = shogi_relation_terms(&position)
                 .iter()
-                .zip(
-                    tuned_relations::SHOGI_KING_RELATIONS
-                        .iter()
-                        .flatten()
-                        .flatten()
-                        .flatten()
-                        .chain(tuned_relations::SHOGI_HAND_STEPS.iter().flatten()),
-                )
-                .map(|(&term, &weight)| term * weight as i32)
+                .zip(shogi_relation_weights())
+                .map(|(&term, weight)| term * weight)
                 .sum();
             assert_eq!(
                 position.evaluate(),
@@ -1955,17 +1964,7 @@ mod tests {
             .iter()
             .flatten()
             .any(|&w| w != 0));
-        assert!(
-            tuned_relations::SHOGI_KING_RELATIONS
-                .iter()
-                .flatten()
-                .flatten()
-                .flatten()
-                .chain(tuned_relations::SHOGI_HAND_STEPS.iter().flatten())
-                .filter(|&&w| w != 0)
-                .count()
-                > 500
-        );
+        assert!(shogi_relation_weights().filter(|&w| w != 0).count() > 500);
     }
 
     #[test]
