@@ -119,13 +119,10 @@ def load(path, limit=1500):
         if abs(int(label)) <= limit: rows.append((fen, int(label), int(static), game))
     return rows
 
-def run(rows, families, ridge):
-    data = []; indptr = [0]; indices = []
-    n = 0
-    for fen, _, _, _ in rows:
-        c, v, width = features(fen, families)
-        indices += c; data += v; indptr.append(len(indices))
-    X = sp.csr_matrix((np.array(data, float), np.array(indices), np.array(indptr)), shape=(len(rows), width))
+def held_out_fit(X, rows, ridge):
+    """Ridge fit of label ~ scale * static + X (scale unpenalised), every fifth game held
+    out. Returns (raw static test rms, scaled static train and test rms, fitted weights with
+    the scale first, train and test rms with X)."""
     y = np.array([r[1] for r in rows], float); s = np.array([r[2] for r in rows], float)
     games = sorted(set(r[3] for r in rows)); gi = {g:i for i,g in enumerate(games)}
     test = np.array([gi[r[3]] % 5 == 0 for r in rows]); train = ~test
@@ -139,7 +136,16 @@ def run(rows, families, ridge):
     w = np.linalg.solve(A + np.diag(reg), b)
     pred = Xa @ w
     tr = np.sqrt(np.mean((pred[train]-y[train])**2)); te = np.sqrt(np.mean((pred[test]-y[test])**2))
-    print(f"{'+'.join(families) or 'none'} ridge {ridge}: n {len(rows)} test {test.sum()}; raw static {raw_te:.1f}; scaled {a:.3f} train {base_tr:.1f} test {base_te:.1f}; fitted scale {w[0]:.3f} train {tr:.1f} test {te:.1f}", flush=True)
+    return raw_te, a, base_tr, base_te, w, tr, te, int(test.sum())
+
+def run(rows, families, ridge):
+    data = []; indptr = [0]; indices = []
+    for fen, _, _, _ in rows:
+        c, v, width = features(fen, families)
+        indices += c; data += v; indptr.append(len(indices))
+    X = sp.csr_matrix((np.array(data, float), np.array(indices), np.array(indptr)), shape=(len(rows), width))
+    raw_te, a, base_tr, base_te, w, tr, te, tested = held_out_fit(X, rows, ridge)
+    print(f"{'+'.join(families) or 'none'} ridge {ridge}: n {len(rows)} test {tested}; raw static {raw_te:.1f}; scaled {a:.3f} train {base_tr:.1f} test {base_te:.1f}; fitted scale {w[0]:.3f} train {tr:.1f} test {te:.1f}", flush=True)
     return w
 
 if __name__ == '__main__':

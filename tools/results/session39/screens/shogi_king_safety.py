@@ -29,7 +29,7 @@ import os, pickle, sys
 import numpy as np, scipy.sparse as sp
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), '..', '..', 'session38', 'screens'))
-from shogi_features import parse, load  # noqa: E402
+from shogi_features import held_out_fit, parse, load  # noqa: E402
 
 # Kind indices from parse(): p l n s g b r +p +l +n +s +b +r k = 0..13.
 GOLDLIKE = {4, 7, 8, 9, 10}
@@ -249,18 +249,8 @@ def main():
         indices += c; data += v; indptr.append(len(indices))
     X = sp.csr_matrix((np.array(data, float), np.array(indices, dtype=np.int64), np.array(indptr)),
                       shape=(len(rows), width))
-    y = np.array([r[1] for r in rows], float); s = np.array([r[2] for r in rows], float)
-    games = sorted(set(r[3] for r in rows)); gi = {g: i for i, g in enumerate(games)}
-    test = np.array([gi[r[3]] % 5 == 0 for r in rows]); train = ~test
-    a = (s[train] @ y[train]) / (s[train] @ s[train])
-    base_te = np.sqrt(np.mean((a * s[test] - y[test]) ** 2))
-    Xa = sp.hstack([sp.csr_matrix(s[:, None]), X]).tocsr()
-    Xt = Xa[train]; A = (Xt.T @ Xt).toarray(); b = Xt.T @ y[train]
-    reg = np.full(A.shape[0], ridge); reg[0] = 0
-    w = np.linalg.solve(A + np.diag(reg), b)
-    pred = Xa @ w
-    tr = np.sqrt(np.mean((pred[train] - y[train]) ** 2)); te = np.sqrt(np.mean((pred[test] - y[test]) ** 2))
-    print(f"{'+'.join(fams) or 'none'} ridge {ridge}: n {len(rows)} test {test.sum()}; scaled static test {base_te:.1f}; "
+    _, _, _, base_te, w, tr, te, tested = held_out_fit(X, rows, ridge)
+    print(f"{'+'.join(fams) or 'none'} ridge {ridge}: n {len(rows)} test {tested}; scaled static test {base_te:.1f}; "
           f"with families train {tr:.1f} test {te:.1f}", flush=True)
     if os.environ.get('WEIGHTS'):
         print(' '.join(f'{x:.1f}' for x in w[1:]))
