@@ -644,7 +644,8 @@ SHOGI_ALL_TERMS = SHOGI_CORE_TERMS + len(SHOGI_KINDS) * SHOGI_SQUARES
 # Terms the fit leaves at the prior. Fitted freely (ridge 10), the king-danger penalty grew
 # 3x (its cap of 1,600 cp then outweighs a rook, and the search gives material for attacks
 # that are not there) and the tempo 7x (it moves every static evaluation, and with it the
-# pruning margins); those weights lost 18-28 in self-play (tools/results/session9).
+# pruning margins); with those weights qipan scored 19-28 over 47 games in self-play
+# (tools/results/session9).
 SHOGI_HELD = {"king danger", "tempo"}
 
 
