@@ -1220,8 +1220,9 @@ const SHOGI_HAND_STEP_SUMS: [[i32; 9]; 7] = {
 /// The king-relation and hand-step terms of a shogi position, the side to move's count
 /// minus the opponent's: each board piece but a king by its place from its own king
 /// (first half) and from the enemy king (second half) as its owner sees the board (file
-/// distance up to the reach, rank offset within ± the reach, forward positive), then each kind in hand by how
-/// many of it are held (the first, second, … eighth). Weighted by
+/// distance up to the reach, rank offset within ± the reach, forward positive; the places
+/// of `SHOGI_RELATION_PLACE_INDEX`, which the evaluation reads too), then each kind in
+/// hand by how many of it are held (the first, second, … eighth). Weighted by
 /// `tuned_relations` (fitted by `tools/results/session38/fit_king_relations.py`): where a
 /// piece stands from the kings says more than its square alone (a gold beside its king
 /// guards it, a silver beside the enemy's attacks it).
@@ -1242,10 +1243,8 @@ pub fn shogi_relation_terms(position: &ShogiPosition) -> Vec<i32> {
             if king >= 81 {
                 continue;
             }
-            let (distance, offset) = shogi_relation_place(seen, shogi_own_square(king, side));
-            terms[(which * 13 + kind_index) * SHOGI_RELATION_PLACES
-                + distance * SHOGI_RELATION_OFFSETS
-                + offset] += sign;
+            let place = SHOGI_RELATION_PLACE_INDEX[shogi_own_square(king, side)][seen];
+            terms[(which * 13 + kind_index) * SHOGI_RELATION_PLACES + place as usize] += sign;
         }
     }
     for side in [Side::First, Side::Second] {
