@@ -158,8 +158,8 @@ fn analysis_sits_below_the_app() {
     }
 }
 
-/// Calls that exist only on Unix: each must sit inside a `#[cfg(unix)]` item or block,
-/// so qipan still builds for Windows.
+/// Calls that exist only on Unix: each must sit inside a `#[cfg(unix)]` item or block
+/// (or a narrower `#[cfg(target_os = "linux")]` one), so qipan still builds for Windows.
 const UNIX_ONLY: &[&str] = &[
     "std::os::unix",
     "PermissionsExt",
@@ -274,6 +274,7 @@ fn unix_only_outside_cfg(source: &str) -> Vec<(usize, &'static str)> {
         if code.ends_with("#[cfg(unix)]")
             || code.ends_with("#[cfg(all(unix")
             || code.ends_with("#[cfg(target_family = \"unix\")]")
+            || code.ends_with("#[cfg(target_os = \"linux\")]")
         {
             pending = true;
             covered = true;
@@ -321,10 +322,22 @@ fn elsewhere() {
     }
     let _ = std::process::Command::new("sh");
 }
+#[cfg(target_os = "linux")]
+fn huge_pages() {
+    unsafe { libc::madvise(start, length, libc::MADV_HUGEPAGE) };
+}
+fn not_linux() {
+    libc::getpid();
+}
 "#;
     assert_eq!(
         unix_only_outside_cfg(source),
-        vec![(3, "std::os::unix"), (3, "PermissionsExt"), (17, "\"sh\"")]
+        vec![
+            (3, "std::os::unix"),
+            (3, "PermissionsExt"),
+            (17, "\"sh\""),
+            (24, "libc::")
+        ]
     );
 }
 
