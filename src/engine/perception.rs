@@ -300,6 +300,8 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
     const ROOT_REDUCTIONS: bool = P::ROOT_REDUCTIONS;
+    // `CHECK_EXTENSION_BY_EXCHANGE` and `INTERNAL_ITERATIVE_REDUCTION` keep their default
+    // false: the levels search the tree their ladder was measured with (session 40).
     // `correction_key` keeps its default `None` and `CONTINUATION_CORRECTION` its default
     // false: a level's search learns no correction history. The ladder and the `UCI_Elo`
     // anchors were measured so (tools/STRENGTH.md, session 34); forwarding them would move
@@ -313,6 +315,7 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::janggi::JanggiPosition;
     use crate::rules::shogi::ShogiPosition;
     use crate::rules::xiangqi::XiangqiPosition;
 
@@ -375,6 +378,23 @@ mod tests {
         assert_eq!(perceived.correction_key(), None);
         const { assert!(!<Perceived<ShogiPosition> as EngineRules>::CONTINUATION_CORRECTION) };
         const { assert!(!<Perceived<XiangqiPosition> as EngineRules>::CONTINUATION_CORRECTION) };
+    }
+
+    #[test]
+    fn a_level_extends_every_check_and_reduces_no_node_without_a_table_move() {
+        // Full strength extends only checks that lose nothing and reduces nodes the table
+        // knows no move for (session 40); levels 1-9 keep the tree their ladder was
+        // measured with.
+        const {
+            assert!(<ShogiPosition as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);
+            assert!(<ShogiPosition as EngineRules>::INTERNAL_ITERATIVE_REDUCTION);
+            assert!(!<Perceived<XiangqiPosition> as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);
+            assert!(!<Perceived<JanggiPosition> as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);
+            assert!(!<Perceived<ShogiPosition> as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);
+            assert!(!<Perceived<XiangqiPosition> as EngineRules>::INTERNAL_ITERATIVE_REDUCTION);
+            assert!(!<Perceived<JanggiPosition> as EngineRules>::INTERNAL_ITERATIVE_REDUCTION);
+            assert!(!<Perceived<ShogiPosition> as EngineRules>::INTERNAL_ITERATIVE_REDUCTION);
+        };
     }
 
     #[test]

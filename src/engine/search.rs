@@ -24,6 +24,8 @@ const REVERSE_FUTILITY_DEPTH: i32 = 5;
 const REVERSE_FUTILITY_MARGIN: i32 = 110;
 /// Near the leaves, captures losing more than this per ply by exchange are skipped.
 const EXCHANGE_PRUNING_MARGIN: i32 = 100;
+/// Internal iterative reduction starts at this depth (where the game has it).
+const INTERNAL_ITERATIVE_REDUCTION_DEPTH: i32 = 4;
 /// A quiet move's history divided by this is taken off its late-move reduction.
 const HISTORY_REDUCTION_DIVISOR: i32 = 6_000;
 /// Slots of the static evaluation cache (a power of two).
@@ -556,6 +558,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                     beta,
                     0,
                     true,
+                    false,
                     index == 0,
                 ) else {
                     if P::ROOT_REDUCTIONS {
@@ -872,6 +875,10 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
     }
 
+    /// The score of `position` searched to `depth` within (`alpha`, `beta`). `cut_node`
+    /// marks a null-window node expected to fail high (a reduced late move's child, and
+    /// every other ply below it, as in Stockfish): internal iterative reduction looks at it.
+    #[allow(clippy::too_many_arguments)]
     fn negamax(
         &mut self,
         position: &P,
@@ -880,6 +887,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         mut beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         if self.out_of_budget() {
@@ -898,7 +906,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         if alpha >= beta {
             return alpha;
         }
-        if in_check {
+        if in_check && !P::CHECK_EXTENSION_BY_EXCHANGE {
             depth += 1;
         }
         if depth <= 0 {
@@ -921,6 +929,16 @@ impl<P: EngineRules> Searcher<'_, P> {
                     _ => {}
                 }
             }
+        }
+        // Internal iterative reduction: a node expected to matter (on the principal
+        // variation, or expected to fail high) that the table knows no move for is
+        // searched a ply shallower; its next visit has a move to try first.
+        if P::INTERNAL_ITERATIVE_REDUCTION
+            && hash_move.is_none()
+            && depth >= INTERNAL_ITERATIVE_REDUCTION_DEPTH
+            && (pv_node || cut_node)
+        {
+            depth -= 1;
         }
         let correction_slots = if in_check {
             [None, None]
@@ -966,6 +984,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                     -beta + 1,
                     ply + 1,
                     false,
+                    !cut_node,
                 );
                 self.pop();
                 if self.aborted {
@@ -1070,7 +1089,12 @@ impl<P: EngineRules> Searcher<'_, P> {
             if futile && !gives_check {
                 continue;
             }
-            let new_depth = depth - 1;
+            // A check that loses no material by exchange is searched a ply deeper (where
+            // the game extends checks so; otherwise the position in check extends itself).
+            let new_depth = depth - 1
+                + (P::CHECK_EXTENSION_BY_EXCHANGE
+                    && gives_check
+                    && exchange_at_least(position, mv, 0)) as i32;
             let mut reduction = 0;
             if depth >= 3
                 && searched >= 2
@@ -1102,6 +1126,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                 beta,
                 ply,
                 pv_node,
+                cut_node,
                 searched == 0,
             ) else {
                 continue;
@@ -1188,6 +1213,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         beta: i32,
         ply: usize,
         pv_node: bool,
+        cut_node: bool,
         first: bool,
     ) -> Option<i32> {
         self.push(child.search_key(), gives_check, false, mv);
@@ -1201,7 +1227,8 @@ impl<P: EngineRules> Searcher<'_, P> {
                 -decided(score, ply + 1)
             }
             Verdict::None if first => {
-                -self.negamax(child, new_depth, -beta, -alpha, ply + 1, pv_node)
+                let child_cut = !pv_node && !cut_node;
+                -self.negamax(child, new_depth, -beta, -alpha, ply + 1, pv_node, child_cut)
             }
             Verdict::None => {
                 let mut score = -self.negamax(
@@ -1211,12 +1238,21 @@ impl<P: EngineRules> Searcher<'_, P> {
                     -alpha,
                     ply + 1,
                     false,
+                    reduction > 0 || !cut_node,
                 );
                 if score > alpha && reduction > 0 && !self.aborted {
-                    score = -self.negamax(child, new_depth, -alpha - 1, -alpha, ply + 1, false);
+                    score = -self.negamax(
+                        child,
+                        new_depth,
+                        -alpha - 1,
+                        -alpha,
+                        ply + 1,
+                        false,
+                        !cut_node,
+                    );
                 }
                 if score > alpha && score < beta && pv_node && !self.aborted {
-                    score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, true);
+                    score = -self.negamax(child, new_depth, -beta, -alpha, ply + 1, true, false);
                 }
                 score
             }
