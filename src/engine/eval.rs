@@ -158,9 +158,10 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     const CONTINUATION_CORRECTION: bool = false;
     /// A check is searched a ply deeper only when the checking move loses no material by
     /// exchange, decided at the move (as Stockfish 11 does; the root's moves are not
-    /// extended); when false every position in check is searched a ply deeper. Session 40, against main at 40,000 nodes (200
-    /// games): alone shogi +24 ± 48, janggi −7 ± 48; with
-    /// [`Self::INTERNAL_ITERATIVE_REDUCTION`] see there. On in shogi only.
+    /// extended); when false every position in check is searched a ply deeper. Alone,
+    /// against main at 40,000 nodes (session 40, 200 games): shogi +24 ± 48, janggi
+    /// −7 ± 48. Together with [`Self::INTERNAL_ITERATIVE_REDUCTION`] (measured there),
+    /// on in shogi only.
     const CHECK_EXTENSION_BY_EXCHANGE: bool = false;
     /// A principal-variation or expected cut node at depth 4 or more with no move in the
     /// table is searched a ply shallower (internal iterative reduction). Session 40, with
