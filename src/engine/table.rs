@@ -76,6 +76,7 @@ pub struct TranspositionTable {
 }
 
 /// Bytes of a huge page on Linux (x86_64 and aarch64 with 4 KB base pages).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 const HUGE_PAGE_BYTES: usize = 2 * 1024 * 1024;
 
 /// One bucket's entries, aligned to a cache line so that a probe reads one line (the one
@@ -299,7 +300,6 @@ fn allocate_buckets(count: usize) -> (Vec<Bucket>, usize) {
     }
     #[cfg(not(target_os = "linux"))]
     {
-        let _ = HUGE_PAGE_BYTES;
         ((0..count).map(|_| Bucket::default()).collect(), 0)
     }
 }
