@@ -176,6 +176,10 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// before the picker (janggi: with the staged order it lost both self-play matches
     /// against the one-generation order at equal nodes, 25–35 of 60 and 65–75 of 140).
     const STAGED_MOVE_ORDER: bool = true;
+    /// The search asks [`Self::gives_check_unplayed`] of every move it plays, not only of
+    /// those pruning would drop, and plays the move only to search it: where telling is
+    /// cheaper than looking at the played position's king (janggi).
+    const CHECK_TOLD_BEFORE_PLAYING: bool = false;
     /// Whether the legal move `mv` gives check, when the game can tell without playing it
     /// (`None`: play it and look). The search asks before making a quiet move that
     /// late-move pruning or futility would drop unless it checks.
@@ -811,6 +815,7 @@ impl EngineRules for JanggiPosition {
     // self-play matches, 90 of 200 games in all, though it needs 10% fewer nodes to
     // reach a depth: tools/STRENGTH.md, session 7).
     const STAGED_MOVE_ORDER: bool = false;
+    const CHECK_TOLD_BEFORE_PLAYING: bool = true;
 
     fn from_any(any: &AnyPosition) -> Option<&Self> {
         match any {
@@ -980,6 +985,10 @@ impl EngineRules for JanggiPosition {
 
     fn tactical_moves(&self, moves: &mut MoveList) {
         self.legal_captures(moves);
+    }
+
+    fn gives_check_unplayed(&self, mv: Move) -> Option<bool> {
+        self.gives_check(mv)
     }
 }
 

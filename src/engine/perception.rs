@@ -300,6 +300,8 @@ impl<P: EngineRules> EngineRules for Perceived<P> {
     const EAGER_LATE_MOVE_PRUNING: bool = P::EAGER_LATE_MOVE_PRUNING;
     const STAGED_MOVE_ORDER: bool = P::STAGED_MOVE_ORDER;
     const ROOT_REDUCTIONS: bool = P::ROOT_REDUCTIONS;
+    // Telling a check before playing changes the work, not the tree.
+    const CHECK_TOLD_BEFORE_PLAYING: bool = P::CHECK_TOLD_BEFORE_PLAYING;
     // `CHECK_EXTENSION_BY_EXCHANGE` and `INTERNAL_ITERATIVE_REDUCTION` keep their default
     // false: the levels search the tree their ladder was measured with (session 40).
     // `correction_key` keeps its default `None` and `CONTINUATION_CORRECTION` its default

@@ -24,6 +24,9 @@ const REVERSE_FUTILITY_DEPTH: i32 = 5;
 const REVERSE_FUTILITY_MARGIN: i32 = 110;
 /// Near the leaves, captures losing more than this per ply by exchange are skipped.
 const EXCHANGE_PRUNING_MARGIN: i32 = 100;
+/// The quiescence search answers a check with every evasion on its first plies, these
+/// many; deeper, a side in check stands pat or captures like any other.
+const QUIESCENCE_EVASION_PLIES: i32 = 4;
 /// Internal iterative reduction starts at this depth (where the game has it).
 const INTERNAL_ITERATIVE_REDUCTION_DEPTH: i32 = 4;
 /// A quiet move's history divided by this is taken off its late-move reduction.
@@ -910,7 +913,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             depth += 1;
         }
         if depth <= 0 {
-            return self.quiescence(position, alpha, beta, ply, 0);
+            return self.quiescence(position, alpha, beta, ply, 0, in_check);
         }
         let key = position.search_key();
         let mut hash_move = None;
@@ -1066,13 +1069,18 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             // Either pruning keeps only the checks: where the game tells a check without
             // playing the move, the others are dropped unplayed (the same tree, less work).
-            if (late_quiet || futile) && position.gives_check_unplayed(mv) == Some(false) {
+            let told_check = if P::CHECK_TOLD_BEFORE_PLAYING || late_quiet || futile {
+                position.gives_check_unplayed(mv)
+            } else {
+                None
+            };
+            if (late_quiet || futile) && told_check == Some(false) {
                 continue;
             }
             let mut child = position.clone();
             child.play_unchecked(mv);
             self.prefetch(child.search_key());
-            let gives_check = child.in_check();
+            let gives_check = told_check.unwrap_or_else(|| child.in_check());
             if late_quiet && !gives_check {
                 continue;
             }
@@ -1278,6 +1286,11 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
     }
 
+    /// Searches captures (and on its first ply the game's quiet checks) until the
+    /// position is quiet; `depth` counts its plies from 0, and `in_check` says whether the
+    /// side to move is in check, needed only while `depth` is below
+    /// `QUIESCENCE_EVASION_PLIES` (false may be passed beyond).
+    #[allow(clippy::too_many_arguments)]
     fn quiescence(
         &mut self,
         position: &P,
@@ -1285,6 +1298,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         beta: i32,
         ply: usize,
         depth: i32,
+        in_check: bool,
     ) -> i32 {
         self.pv_len[ply] = ply;
         if self.out_of_budget() {
@@ -1298,11 +1312,6 @@ impl<P: EngineRules> Searcher<'_, P> {
         if ply >= MAX_PLY - 1 {
             return self.static_eval(position, depth == 0);
         }
-        let in_check = if depth == 0 {
-            *self.checks.last().unwrap_or(&false)
-        } else {
-            position.in_check()
-        };
         // The table: a stored bound of any depth settles a quiescence node, and its move
         // is tried first.
         let key = position.search_key();
@@ -1326,7 +1335,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         let mut picker = self.take_picker(ply);
         let (moves, scores) = picker.buffers();
         let mut best;
-        let evasions = in_check && depth < 4;
+        let evasions = in_check && depth < QUIESCENCE_EVASION_PLIES;
         if evasions {
             // Evasions: every legal move, no standing pat.
             position.legal_moves(moves);
@@ -1386,7 +1395,15 @@ impl<P: EngineRules> Searcher<'_, P> {
             let mut child = position.clone();
             child.play_unchecked(mv);
             self.prefetch(child.search_key());
-            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, depth + 1);
+            // Only a child that would answer with evasions needs to know it is in check.
+            let child_in_check = depth + 1 < QUIESCENCE_EVASION_PLIES
+                && if P::CHECK_TOLD_BEFORE_PLAYING {
+                    position.gives_check_unplayed(mv)
+                } else {
+                    None
+                }
+                .unwrap_or_else(|| child.in_check());
+            let score = -self.quiescence(&child, -beta, -alpha, ply + 1, depth + 1, child_in_check);
             if self.aborted {
                 self.give_back_picker(ply, picker);
                 return 0;

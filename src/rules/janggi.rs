@@ -771,6 +771,56 @@ impl JanggiPosition {
                 })
     }
 
+    /// True when the board move or pass `mv`, legal here, leaves the opponent's king
+    /// attacked, told without playing it (for the CPU, which asks of every move it
+    /// searches). The opponent is not in check before the move, so a check comes only
+    /// from the moved piece on its new square or through what the move changed on the
+    /// king's lines, palace and horse and elephant ways ([`Self::attack_opened`]). Not for
+    /// gungjanggi, whose promoted pieces attack otherwise: `None` there.
+    pub fn gives_check(&self, mv: Move) -> Option<bool> {
+        if self.rules.gungjanggi.is_some() {
+            return None;
+        }
+        if mv.is_pass() {
+            return Some(false);
+        }
+        let attacker = self.side;
+        let king = self.kings[attacker.opponent().index()];
+        let moved_kind = kind_of(self.board[mv.from as usize]);
+        let sensitive = TABLES.sensitive[king as usize];
+        let near_king = sensitive.contains(mv.from) || sensitive.contains(mv.to);
+        let jumper = moved_kind == kind::HORSE || moved_kind == kind::ELEPHANT;
+        // Soldiers, advisors and generals attack only squares next to them, and those
+        // squares' neighbours are all in the king's sensitive set.
+        if !near_king && !jumper {
+            return Some(false);
+        }
+        let occupied = self.occupied_after(mv);
+        let mut board = self.board;
+        Some(with_move_made(&mut board, mv, |board| {
+            let direct = match moved_kind {
+                kind::HORSE => TABLES_9X10.horse_attackers[king as usize]
+                    .iter()
+                    .any(|jump| jump.target == mv.to && board[jump.block as usize] == 0),
+                kind::ELEPHANT => TABLES.elephant_attackers[king as usize].iter().any(|jump| {
+                    jump.target == mv.to
+                        && board[jump.block as usize] == 0
+                        && board[jump.block2 as usize] == 0
+                }),
+                kind::SOLDIER => {
+                    TABLES.soldier_attackers[attacker.index()][king as usize].contains(&mv.to)
+                }
+                kind::ADVISOR | kind::KING => {
+                    TABLES.diagonal_neighbours[king as usize].contains(&mv.to)
+                }
+                // Chariots and cannons attack along lines through their new square,
+                // which `attack_opened` looks along.
+                _ => false,
+            };
+            direct || (near_king && Self::attack_opened(board, occupied, king, attacker, mv))
+        }))
+    }
+
     /// Along the file or rank from `square` in `direction`: a chariot of `attacker`'s
     /// first, or its cannon over one screen that is not a cannon (a cannon can neither
     /// jump nor be jumped by a cannon).
@@ -1682,6 +1732,83 @@ mod tests {
             uci_moves(&first),
             ["c4c5", "e2d1", "e2d2", "e2d3", "e2e1", "e2e2", "e2e3", "e2f1", "e2f2"]
         );
+    }
+
+    /// The perft positions of the four janggi rule sets and every position one move on.
+    fn perft_positions_and_their_children() -> Vec<JanggiPosition> {
+        let files = [
+            (
+                include_str!("../../tests/data/janggi.perft"),
+                JanggiRules::KJA,
+            ),
+            (
+                include_str!("../../tests/data/janggimodern.perft"),
+                JanggiRules::MODERN,
+            ),
+            (
+                include_str!("../../tests/data/janggicasual.perft"),
+                JanggiRules::CASUAL,
+            ),
+        ];
+        let mut positions = Vec::new();
+        for (text, rules) in files {
+            for fen in text.lines().filter_map(|line| line.strip_prefix("fen ")) {
+                let root = JanggiPosition::from_fen(fen.trim(), rules).unwrap();
+                let mut moves = MoveList::new();
+                root.legal_moves(&mut moves);
+                for &mv in moves.iter() {
+                    let mut child = root.clone();
+                    child.play_unchecked(mv);
+                    positions.push(child);
+                }
+                positions.push(root);
+            }
+        }
+        positions
+    }
+
+    #[test]
+    fn gives_check_without_playing_agrees_with_playing_every_legal_move() {
+        let mut moves_checked = 0;
+        let mut checks = 0;
+        let mut discovered = 0;
+        for p in perft_positions_and_their_children() {
+            if p.in_check() || p.is_king_attacked(p.side_to_move().opponent()) {
+                continue;
+            }
+            let mut legal = MoveList::new();
+            p.legal_moves(&mut legal);
+            let king = p.kings[p.side_to_move().opponent().index()];
+            for &mv in legal.iter() {
+                let mut child = p.clone();
+                child.play_unchecked(mv);
+                assert_eq!(
+                    p.gives_check(mv),
+                    Some(child.in_check()),
+                    "{} {}",
+                    p.fen(),
+                    p.move_to_uci(mv)
+                );
+                moves_checked += 1;
+                if child.in_check() {
+                    checks += 1;
+                    if !mv.is_pass() && child.attacks_from(mv.to) & 1u128 << king == 0 {
+                        discovered += 1;
+                    }
+                }
+            }
+        }
+        assert!(moves_checked > 100_000, "{moves_checked} moves");
+        assert!(checks > 2_000, "{checks} checks");
+        assert!(discovered > 20, "{discovered} discovered checks");
+    }
+
+    #[test]
+    fn gungjanggi_leaves_gives_check_to_playing_the_move() {
+        let start = JanggiPosition::start(JanggiRules::GUNGJANGGI);
+        let mut moves = MoveList::new();
+        start.legal_moves(&mut moves);
+        assert_eq!(start.gives_check(moves.as_slice()[0]), None);
     }
 
     // The palace diagonal f3–e2–d1 between a Han cannon or chariot on f3 and the Cho
