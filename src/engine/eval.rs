@@ -157,18 +157,22 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// (sessions 31 and 32). On in all three games.
     const CONTINUATION_CORRECTION: bool = false;
     /// A check is searched a ply deeper only when the checking move loses no material by
-    /// exchange, decided at the move (as Stockfish 11 does; the root's moves are not
-    /// extended); when false every position in check is searched a ply deeper. Alone,
+    /// exchange, decided at the move as Stockfish 11 does (the root's moves too, from
+    /// session 41); when false every position in check is searched a ply deeper. Alone,
     /// against main at 40,000 nodes (session 40, 200 games): shogi +24 ± 48, janggi
     /// −7 ± 48. Together with [`Self::INTERNAL_ITERATIVE_REDUCTION`] (measured there),
-    /// on in shogi only.
+    /// on in shogi and janggi. Extending the root's checks as well (session 41): shogi
+    /// 100-1-99 at 40,000 nodes and 4% fewer nodes to depth 9; janggi finds the win in
+    /// three of `tests/engine.rs`'s mate suite at depth 4 with it, at depth 10 without.
     const CHECK_EXTENSION_BY_EXCHANGE: bool = false;
     /// A principal-variation or expected cut node at depth 4 or more with no move in the
     /// table is searched a ply shallower (internal iterative reduction). Session 40, with
     /// the exchange-checked extension, against main: shogi +38 ± 48 at 40,000 nodes and
-    /// +38 ± 48 at `go movetime 100` (200 games each); janggi +7 ± 48 and xiangqi −3 ± 42
-    /// at 40,000 nodes though 26% fewer nodes to their depths (the depth reached, not the
-    /// play, improved there), so on in shogi only.
+    /// +38 ± 48 at `go movetime 100` (200 games each); xiangqi −3 ± 42 at 40,000 nodes
+    /// though 26% fewer nodes to its depth, so off there. Janggi, with the extension (20%
+    /// fewer nodes to depth 10 once the root's checks are extended too): at 40,000 nodes
+    /// +7 ± 48 (session 40), +53 ± 49 and, root checks extended, +28 ± 48 (session 41),
+    /// 325-0-275 over the 600 games (+29 ± 28), so on in shogi and janggi.
     const INTERNAL_ITERATIVE_REDUCTION: bool = false;
     /// The search hands out a node's moves in stages ([`super::picker`]): the hash move
     /// before any generation, captures, refutations, then the quiet moves. When false,
@@ -816,6 +820,8 @@ impl EngineRules for JanggiPosition {
     // reach a depth: tools/STRENGTH.md, session 7).
     const STAGED_MOVE_ORDER: bool = false;
     const CHECK_TOLD_BEFORE_PLAYING: bool = true;
+    const CHECK_EXTENSION_BY_EXCHANGE: bool = true;
+    const INTERNAL_ITERATIVE_REDUCTION: bool = true;
 
     fn from_any(any: &AnyPosition) -> Option<&Self> {
         match any {

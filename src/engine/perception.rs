@@ -385,11 +385,13 @@ mod tests {
     #[test]
     fn a_level_extends_every_check_and_reduces_no_node_without_a_table_move() {
         // Full strength extends only checks that lose nothing and reduces nodes the table
-        // knows no move for (session 40); levels 1-9 keep the tree their ladder was
+        // knows no move for (shogi from session 40, janggi from 41); levels 1-9 keep the tree their ladder was
         // measured with.
         const {
             assert!(<ShogiPosition as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);
             assert!(<ShogiPosition as EngineRules>::INTERNAL_ITERATIVE_REDUCTION);
+            assert!(<JanggiPosition as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);
+            assert!(<JanggiPosition as EngineRules>::INTERNAL_ITERATIVE_REDUCTION);
             assert!(!<Perceived<XiangqiPosition> as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);
             assert!(!<Perceived<JanggiPosition> as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);
             assert!(!<Perceived<ShogiPosition> as EngineRules>::CHECK_EXTENSION_BY_EXCHANGE);

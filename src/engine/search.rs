@@ -555,7 +555,7 @@ impl<P: EngineRules> Searcher<'_, P> {
                     &child,
                     mv,
                     gives_check,
-                    depth - 1,
+                    depth - 1 + check_extension(root, mv, gives_check),
                     reduction,
                     alpha,
                     beta,
@@ -1099,10 +1099,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             // A check that loses no material by exchange is searched a ply deeper (where
             // the game extends checks so; otherwise the position in check extends itself).
-            let new_depth = depth - 1
-                + (P::CHECK_EXTENSION_BY_EXCHANGE
-                    && gives_check
-                    && exchange_at_least(position, mv, 0)) as i32;
+            let new_depth = depth - 1 + check_extension(position, mv, gives_check);
             let mut reduction = 0;
             if depth >= 3
                 && searched >= 2
@@ -1432,6 +1429,13 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
         best
     }
+}
+
+/// The plies a move searched from `position` is extended by: one for a check that loses
+/// no material by exchange, where the game extends checks at the move
+/// ([`EngineRules::CHECK_EXTENSION_BY_EXCHANGE`]; the root's moves too), else none.
+fn check_extension<P: EngineRules>(position: &P, mv: Move, gives_check: bool) -> i32 {
+    (P::CHECK_EXTENSION_BY_EXCHANGE && gives_check && exchange_at_least(position, mv, 0)) as i32
 }
 
 /// A game end the rules decided (a win or loss without mate: perpetual check, KJA points)
