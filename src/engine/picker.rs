@@ -20,6 +20,63 @@ use crate::rules::{Move, MoveList, MAX_MOVES};
 /// Added to the ordering score of a capture that does not lose material by exchange.
 const GOOD_CAPTURE: i32 = 1 << 24;
 
+/// The ordering score's tier of a capture that does not lose material by exchange, in
+/// lists the caller scores ([`MovePicker::fill`]): above promotions, killers and quiet
+/// moves.
+pub const FILLED_GOOD_CAPTURE: i32 = 1 << 28;
+/// The tier of a capture that loses material by exchange in such lists: after the
+/// killers, before the quiet moves.
+pub const FILLED_LOSING_CAPTURE: i32 = 1 << 25;
+
+/// What is known of a listed move's exchange. A caller that scores a list marks its
+/// captures `ToAsk` in the good tier ([`FILLED_GOOD_CAPTURE`]) instead of asking at once;
+/// the exchange is asked only when the capture would come out next, and a losing one
+/// drops to [`FILLED_LOSING_CAPTURE`] there. The order is the one asking every capture
+/// first would give, but a node that a move cuts before its captures come out never asks.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default)]
+pub enum ExchangeVerdict {
+    /// Not a capture scored so, or nothing known.
+    #[default]
+    Unknown,
+    /// A capture scored as if it lost nothing, to ask before it comes out.
+    ToAsk,
+    /// Asked: the capture loses no material by exchange.
+    NoLoss,
+    /// Asked: the capture loses material by exchange (its score was lowered).
+    Loss,
+}
+
+/// Asks the exchange of the move at `index` of a list if its verdict is `ToAsk`, lowering
+/// its score when it loses material; true when the score changed (the best must be
+/// looked for again).
+#[inline]
+pub fn settle_exchange<P: EngineRules>(
+    position: &P,
+    mv: Move,
+    score: &mut i32,
+    verdict: &mut ExchangeVerdict,
+) -> bool {
+    if *verdict != ExchangeVerdict::ToAsk {
+        return false;
+    }
+    if exchange_at_least(position, mv, 0) {
+        *verdict = ExchangeVerdict::NoLoss;
+        false
+    } else {
+        *verdict = ExchangeVerdict::Loss;
+        *score += FILLED_LOSING_CAPTURE - FILLED_GOOD_CAPTURE;
+        true
+    }
+}
+
+/// A list to fill: the moves, their ordering scores and their exchange verdicts, index
+/// by index.
+pub type FilledList<'a> = (
+    &'a mut MoveList,
+    &'a mut [i32; MAX_MOVES],
+    &'a mut [ExchangeVerdict; MAX_MOVES],
+);
+
 /// Where the picker is.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
@@ -52,6 +109,8 @@ pub struct MovePicker {
     generated_all: bool,
     moves: MoveList,
     scores: [i32; MAX_MOVES],
+    /// In a filled list, what is known of each move's exchange (valid up to its length).
+    verdicts: [ExchangeVerdict; MAX_MOVES],
     cursor: usize,
     /// `moves[..captures_end]` are the captures, `moves[captures_end..]` the quiet moves.
     captures_end: usize,
@@ -90,6 +149,7 @@ impl MovePicker {
             generated_all: false,
             moves: MoveList::new(),
             scores: [0; MAX_MOVES],
+            verdicts: [ExchangeVerdict::Unknown; MAX_MOVES],
             cursor: 0,
             captures_end: 0,
             bad_cursor: 0,
@@ -230,6 +290,17 @@ impl MovePicker {
                 Stage::Ordered => {
                     if self.cursor < self.moves.len() {
                         let pick = self.best_from(self.cursor, self.moves.len());
+                        let mv = self.moves.as_slice()[pick];
+                        if settle_exchange(
+                            position,
+                            mv,
+                            &mut self.scores[pick],
+                            &mut self.verdicts[pick],
+                        ) {
+                            self.level = Level::default();
+                            continue;
+                        }
+                        self.verdicts.swap(self.cursor, pick);
                         return Some(self.take(pick));
                     }
                     self.stage = Stage::Done;
@@ -307,22 +378,23 @@ impl MovePicker {
     }
 
     /// Starts a node whose moves the caller generates and scores itself (the games
-    /// without [`EngineRules::STAGED_MOVE_ORDER`]): fill the list and a score for each,
-    /// then [`MovePicker::next`] hands them out highest score first.
-    pub fn fill(&mut self) -> (&mut MoveList, &mut [i32; MAX_MOVES]) {
+    /// without [`EngineRules::STAGED_MOVE_ORDER`]): fill the list, a score and an
+    /// exchange verdict for each, then [`MovePicker::next`] hands them out highest score
+    /// first, asking the exchanges marked `ToAsk` on the way ([`ExchangeVerdict`]).
+    pub fn fill(&mut self) -> FilledList<'_> {
         self.stage = Stage::Ordered;
         self.moves.clear();
         self.cursor = 0;
         self.level = Level::default();
-        (&mut self.moves, &mut self.scores)
+        (&mut self.moves, &mut self.scores, &mut self.verdicts)
     }
 
     /// The picker's move list as plain storage (the quiescence search fills and orders it
     /// itself), emptied.
-    pub fn buffers(&mut self) -> (&mut MoveList, &mut [i32; MAX_MOVES]) {
+    pub fn buffers(&mut self) -> FilledList<'_> {
         self.stage = Stage::Done;
         self.moves.clear();
-        (&mut self.moves, &mut self.scores)
+        (&mut self.moves, &mut self.scores, &mut self.verdicts)
     }
 }
 
@@ -548,9 +620,10 @@ mod tests {
         )
         .unwrap();
         let mut picker = MovePicker::new();
-        let (moves, scores) = picker.fill();
+        let (moves, scores, verdicts) = picker.fill();
         position.legal_moves(moves);
         let count = moves.len();
+        verdicts[..count].fill(ExchangeVerdict::Unknown);
         for (index, score) in scores.iter_mut().take(count).enumerate() {
             *score = (index as i32 * 37) % 11;
         }
@@ -596,9 +669,10 @@ mod tests {
         };
         for trial in 0..200 {
             let mut picker = MovePicker::new();
-            let (moves, scores) = picker.fill();
+            let (moves, scores, verdicts) = picker.fill();
             xiangqi.legal_moves(moves);
             let count = moves.len();
+            verdicts[..count].fill(ExchangeVerdict::Unknown);
             let distinct = 1 + (trial % 6) as u64;
             for score in scores.iter_mut().take(count) {
                 *score = if random(3) == 0 {
@@ -634,5 +708,71 @@ mod tests {
         }
         assert!(expected.len() > 50, "{} quiet moves", expected.len());
         assert_eq!(got, expected);
+    }
+
+    /// A filled list's order when every capture's exchange is asked before filling.
+    fn order_asking_first<P: EngineRules>(
+        position: &P,
+        moves: &[Move],
+        quiet: &[i32],
+    ) -> Vec<Move> {
+        let scores: Vec<i32> = moves
+            .iter()
+            .zip(quiet)
+            .map(|(&mv, &quiet)| {
+                let victim = position.victim_value(mv);
+                let value = victim * 64 - position.attacker_value(mv);
+                match victim > 0 {
+                    true if exchange_at_least(position, mv, 0) => FILLED_GOOD_CAPTURE + value,
+                    true => FILLED_LOSING_CAPTURE + value,
+                    false => quiet,
+                }
+            })
+            .collect();
+        order_by_full_scans(moves, &scores)
+    }
+
+    /// Fills the picker with `position`'s moves, the captures' exchanges left to ask,
+    /// checks the order against asking first, and says whether a capture loses material.
+    fn late_order_equals_early<P: EngineRules>(position: &P) -> bool {
+        let mut picker = MovePicker::new();
+        let (moves, scores, verdicts) = picker.fill();
+        position.legal_moves(moves);
+        // Quiet moves in few classes, so that ties are many.
+        let quiet: Vec<i32> = moves.iter().map(|mv| (mv.to as i32 * 7) % 3).collect();
+        for (index, &mv) in moves.iter().enumerate() {
+            let victim = position.victim_value(mv);
+            if victim > 0 {
+                scores[index] = FILLED_GOOD_CAPTURE + victim * 64 - position.attacker_value(mv);
+                verdicts[index] = ExchangeVerdict::ToAsk;
+            } else {
+                scores[index] = quiet[index];
+                verdicts[index] = ExchangeVerdict::Unknown;
+            }
+        }
+        let expected = order_asking_first(position, moves.as_slice(), &quiet);
+        let losing = moves
+            .iter()
+            .any(|&mv| position.victim_value(mv) > 0 && !exchange_at_least(position, mv, 0));
+        let mut got = Vec::new();
+        while let Some(mv) = picker.next(position, |_| 0) {
+            got.push(mv);
+        }
+        assert_eq!(got, expected, "{}", position.fen());
+        losing
+    }
+
+    #[test]
+    fn exchanges_asked_late_give_the_order_of_asking_first() {
+        let mut with_losing_captures = 0;
+        for fen in perft_positions("janggi") {
+            let position = JanggiPosition::from_fen(&fen, JanggiRules::KJA).unwrap();
+            with_losing_captures += late_order_equals_early(&position) as usize;
+        }
+        for fen in perft_positions("xiangqi") {
+            let position = XiangqiPosition::from_fen(&fen).unwrap();
+            with_losing_captures += late_order_equals_early(&position) as usize;
+        }
+        assert!(with_losing_captures > 20, "{with_losing_captures}");
     }
 }

@@ -5,7 +5,7 @@
 //! light stack of position keys (game history first, then the search path).
 
 use super::eval::{tactical_moves, EngineRules, RepetitionRule, DECIDED, MATE, MATE_BOUND};
-use super::picker::MovePicker;
+use super::picker::{settle_exchange, ExchangeVerdict, MovePicker, FILLED_GOOD_CAPTURE};
 use super::see::exchange_at_least;
 use super::table::{self, score_from_table, Bound, TranspositionTable};
 use super::{Score, SearchInfo};
@@ -841,7 +841,8 @@ impl<P: EngineRules> Searcher<'_, P> {
 
     /// Orders moves: hash move, captures that do not lose material by exchange (by victim
     /// then attacker), promotions, killers, the counter-move, losing captures, then the
-    /// quiet moves by history.
+    /// quiet moves by history. The captures' exchanges are left to ask when they would
+    /// come out (`verdicts`, see [`ExchangeVerdict`]).
     fn score_moves(
         &self,
         position: &P,
@@ -849,20 +850,22 @@ impl<P: EngineRules> Searcher<'_, P> {
         hash_move: Option<Move>,
         ply: usize,
         scores: &mut [i32],
+        verdicts: &mut [ExchangeVerdict],
     ) {
         let counter = self
             .counter_slot(position)
             .map_or(Move::default(), |slot| self.counters[slot]);
-        for (slot, &mv) in scores.iter_mut().zip(moves.iter()) {
+        for ((slot, verdict), &mv) in scores.iter_mut().zip(verdicts).zip(moves.iter()) {
+            *verdict = ExchangeVerdict::Unknown;
             *slot = if Some(mv) == hash_move {
                 1 << 30
             } else {
                 let victim = position.victim_value(mv);
-                if victim > 0 && exchange_at_least(position, mv, 0) {
-                    (1 << 28) + victim * 64 - position.attacker_value(mv)
-                } else if victim > 0 {
-                    // After the killers, before the quiet moves.
-                    (1 << 25) + victim * 64 - position.attacker_value(mv)
+                if victim > 0 {
+                    // Scored as if it lost nothing; the exchange is asked when the
+                    // capture would come out (a losing one drops after the killers).
+                    *verdict = ExchangeVerdict::ToAsk;
+                    FILLED_GOOD_CAPTURE + victim * 64 - position.attacker_value(mv)
                 } else if mv.is_promotion() {
                     1 << 27
                 } else if self.killers[ply][0] == mv {
@@ -1023,9 +1026,17 @@ impl<P: EngineRules> Searcher<'_, P> {
                 [self.killers[ply][0], self.killers[ply][1], counter],
             );
         } else {
-            let (moves, scores) = picker.fill();
+            let (moves, scores, verdicts) = picker.fill();
             position.legal_moves(moves);
-            self.score_moves(position, moves, hash_move, ply, &mut scores[..moves.len()]);
+            let count = moves.len();
+            self.score_moves(
+                position,
+                moves,
+                hash_move,
+                ply,
+                &mut scores[..count],
+                &mut verdicts[..count],
+            );
         }
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -1330,7 +1341,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         }
         let original_alpha = alpha;
         let mut picker = self.take_picker(ply);
-        let (moves, scores) = picker.buffers();
+        let (moves, scores, verdicts) = picker.buffers();
         let mut best;
         let evasions = in_check && depth < QUIESCENCE_EVASION_PLIES;
         if evasions {
@@ -1359,20 +1370,35 @@ impl<P: EngineRules> Searcher<'_, P> {
                 }
             }
         }
-        self.score_moves(position, moves, hash_move, ply, &mut scores[..moves.len()]);
         let count = moves.len();
+        self.score_moves(
+            position,
+            moves,
+            hash_move,
+            ply,
+            &mut scores[..count],
+            &mut verdicts[..count],
+        );
         let stand_pat = best;
         let list = moves.as_mut_slice();
         let mut best_move = Move::default();
         for index in 0..count {
-            let mut pick = index;
-            for other in index + 1..count {
-                if scores[other] > scores[pick] {
-                    pick = other;
+            // The first of the best from `index` on, its exchange asked before it comes
+            // out (a losing capture drops, and the best is looked for again).
+            let pick = loop {
+                let mut pick = index;
+                for other in index + 1..count {
+                    if scores[other] > scores[pick] {
+                        pick = other;
+                    }
                 }
-            }
+                if !settle_exchange(position, list[pick], &mut scores[pick], &mut verdicts[pick]) {
+                    break pick;
+                }
+            };
             list.swap(index, pick);
             scores.swap(index, pick);
+            verdicts.swap(index, pick);
             let mv = list[index];
             let victim = position.victim_value(mv);
             // Delta pruning: even winning this piece cannot lift the score to alpha (a
@@ -1386,7 +1412,14 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
             // A capture that loses material by exchange rarely changes the verdict of a
             // quiet position.
-            if stand_pat > -INFINITY && !mv.is_promotion() && !exchange_at_least(position, mv, 0) {
+            if stand_pat > -INFINITY
+                && !mv.is_promotion()
+                && match verdicts[index] {
+                    ExchangeVerdict::NoLoss => false,
+                    ExchangeVerdict::Loss => true,
+                    _ => !exchange_at_least(position, mv, 0),
+                }
+            {
                 continue;
             }
             let mut child = position.clone();
