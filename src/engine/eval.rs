@@ -180,9 +180,9 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     /// before the picker (janggi: with the staged order it lost both self-play matches
     /// against the one-generation order at equal nodes, 25–35 of 60 and 65–75 of 140).
     const STAGED_MOVE_ORDER: bool = true;
-    /// The search asks [`Self::gives_check_unplayed`] of every move it plays, not only of
-    /// those pruning would drop, and plays the move only to search it: where telling is
-    /// cheaper than looking at the played position's king (janggi).
+    /// Below the root the search asks [`Self::gives_check_unplayed`] of every move, not
+    /// only of the quiet moves pruning would drop unplayed, instead of looking at the
+    /// played position's king: where telling is the cheaper of the two (janggi).
     const CHECK_TOLD_BEFORE_PLAYING: bool = false;
     /// Whether the legal move `mv` gives check, when the game can tell without playing it
     /// (`None`: play it and look). The search asks before making a quiet move that

@@ -9,7 +9,7 @@ use super::picker::{settle_exchange, ExchangeVerdict, MovePicker, FILLED_GOOD_CA
 use super::see::exchange_at_least;
 use super::table::{self, score_from_table, Bound, TranspositionTable};
 use super::{Score, SearchInfo};
-use crate::rules::{Move, MoveList};
+use crate::rules::{Move, MoveList, MAX_MOVES};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::LazyLock;
 use std::time::{Duration, Instant};
@@ -841,21 +841,22 @@ impl<P: EngineRules> Searcher<'_, P> {
 
     /// Orders moves: hash move, captures that do not lose material by exchange (by victim
     /// then attacker), promotions, killers, the counter-move, losing captures, then the
-    /// quiet moves by history. The captures' exchanges are left to ask when they would
-    /// come out (`verdicts`, see [`ExchangeVerdict`]).
+    /// quiet moves by history. Writes a score and a verdict for each of `moves`, index by
+    /// index; the captures' exchanges are left to ask when they would come out (see
+    /// [`ExchangeVerdict`]).
     fn score_moves(
         &self,
         position: &P,
         moves: &MoveList,
+        scores: &mut [i32; MAX_MOVES],
+        verdicts: &mut [ExchangeVerdict; MAX_MOVES],
         hash_move: Option<Move>,
         ply: usize,
-        scores: &mut [i32],
-        verdicts: &mut [ExchangeVerdict],
     ) {
         let counter = self
             .counter_slot(position)
             .map_or(Move::default(), |slot| self.counters[slot]);
-        for ((slot, verdict), &mv) in scores.iter_mut().zip(verdicts).zip(moves.iter()) {
+        for ((slot, verdict), &mv) in scores.iter_mut().zip(verdicts.iter_mut()).zip(moves.iter()) {
             *verdict = ExchangeVerdict::Unknown;
             *slot = if Some(mv) == hash_move {
                 1 << 30
@@ -1028,15 +1029,7 @@ impl<P: EngineRules> Searcher<'_, P> {
         } else {
             let (moves, scores, verdicts) = picker.fill();
             position.legal_moves(moves);
-            let count = moves.len();
-            self.score_moves(
-                position,
-                moves,
-                hash_move,
-                ply,
-                &mut scores[..count],
-                &mut verdicts[..count],
-            );
+            self.score_moves(position, moves, scores, verdicts, hash_move, ply);
         }
         let original_alpha = alpha;
         let mut best_score = -INFINITY;
@@ -1371,14 +1364,7 @@ impl<P: EngineRules> Searcher<'_, P> {
             }
         }
         let count = moves.len();
-        self.score_moves(
-            position,
-            moves,
-            hash_move,
-            ply,
-            &mut scores[..count],
-            &mut verdicts[..count],
-        );
+        self.score_moves(position, moves, scores, verdicts, hash_move, ply);
         let stand_pat = best;
         let list = moves.as_mut_slice();
         let mut best_move = Move::default();

@@ -1734,7 +1734,8 @@ mod tests {
         );
     }
 
-    /// The perft positions of the four janggi rule sets and every position one move on.
+    /// The perft positions of three janggi rule sets (KJA, modern, casual) and every
+    /// position one move on.
     fn perft_positions_and_their_children() -> Vec<JanggiPosition> {
         let files = [
             (
