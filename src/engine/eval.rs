@@ -182,7 +182,7 @@ pub trait EngineRules: Position + Send + Sync + 'static {
     const STAGED_MOVE_ORDER: bool = true;
     /// Below the root the search asks [`Self::gives_check_unplayed`] of every move, not
     /// only of the quiet moves pruning would drop unplayed, instead of looking at the
-    /// played position's king: where telling is the cheaper of the two (janggi).
+    /// played position's king: where telling is the cheaper of the two (janggi, xiangqi).
     const CHECK_TOLD_BEFORE_PLAYING: bool = false;
     /// Whether the legal move `mv` gives check, when the game can tell without playing it
     /// (`None`: play it and look). The search asks before making a quiet move that
@@ -668,6 +668,11 @@ const XIANGQI_VALUES: [i32; 8] = [0, 0, 200, 200, 400, 900, 450, 100];
 impl EngineRules for XiangqiPosition {
     const CONTINUATION_CORRECTION: bool = true;
     const EAGER_LATE_MOVE_PRUNING: bool = true;
+    const CHECK_TOLD_BEFORE_PLAYING: bool = true;
+
+    fn gives_check_unplayed(&self, mv: Move) -> Option<bool> {
+        Some(self.gives_check(mv))
+    }
 
     fn from_any(any: &AnyPosition) -> Option<&Self> {
         match any {

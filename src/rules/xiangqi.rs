@@ -407,6 +407,38 @@ impl XiangqiPosition {
             .any(|jump| jump.block == mv.from && Self::horse_attacks(board, jump, attacker))
     }
 
+    /// True when the legal move `mv` leaves the opponent's general attacked, told without
+    /// playing it (for the CPU, which asks of every move it searches). The opponent is not
+    /// in check before the move, and a legal move never leaves the generals facing, so a
+    /// check comes only from a horse or soldier on its new square or through what the move
+    /// changed on the general's files, ranks and horse legs ([`Self::attack_opened`],
+    /// which finds a chariot or cannon on its new square too).
+    pub fn gives_check(&self, mv: Move) -> bool {
+        let attacker = self.side;
+        let king = self.kings[attacker.opponent().index()];
+        let moved_kind = kind_of(self.board[mv.from as usize]);
+        let sensitive = TABLES.sensitive[king as usize];
+        let near_king = sensitive.contains(mv.from) || sensitive.contains(mv.to);
+        // A soldier attacks only squares next to it, on the general's file or rank.
+        if !near_king && moved_kind != kind::HORSE {
+            return false;
+        }
+        let occupied = self.occupied_after(mv);
+        let mut board = self.board;
+        with_move_made(&mut board, mv, |board| {
+            let direct = match moved_kind {
+                kind::HORSE => TABLES_9X10.horse_attackers[king as usize]
+                    .iter()
+                    .any(|jump| jump.target == mv.to && board[jump.block as usize] == 0),
+                kind::SOLDIER => {
+                    TABLES.soldier_steps[attacker.index()][mv.to as usize].contains(&king)
+                }
+                _ => false,
+            };
+            direct || (near_king && Self::attack_opened(board, occupied, king, attacker, mv))
+        })
+    }
+
     /// Along the file or rank from `square` in `direction`: a chariot (or the facing
     /// general) of `attacker`'s first, or its cannon over one screen.
     #[inline(always)]
@@ -805,6 +837,61 @@ mod tests {
 
     fn position(fen: &str) -> XiangqiPosition {
         XiangqiPosition::from_fen(fen).unwrap()
+    }
+
+    #[test]
+    fn gives_check_without_playing_agrees_with_playing_every_legal_move() {
+        let text = include_str!("../../tests/data/xiangqi.perft");
+        let mut positions = Vec::new();
+        for fen in text.lines().filter_map(|line| line.strip_prefix("fen ")) {
+            let root = position(fen.trim());
+            let mut moves = MoveList::new();
+            root.legal_moves(&mut moves);
+            for &mv in moves.iter() {
+                let mut child = root.clone();
+                child.play_unchecked(mv);
+                positions.push(child);
+            }
+            positions.push(root);
+        }
+        let (mut moves_checked, mut checks, mut discovered, mut by_horse) = (0, 0, 0, 0);
+        for p in positions.iter().filter(|p| !p.in_check()) {
+            let mut legal = MoveList::new();
+            p.legal_moves(&mut legal);
+            let king = p.kings[p.side_to_move().opponent().index()];
+            for &mv in legal.iter() {
+                let mut child = p.clone();
+                child.play_unchecked(mv);
+                assert_eq!(
+                    p.gives_check(mv),
+                    child.in_check(),
+                    "{} {}",
+                    p.fen(),
+                    p.move_to_uci(mv)
+                );
+                moves_checked += 1;
+                if child.in_check() {
+                    checks += 1;
+                    let moved = kind_of(p.board[mv.from as usize]);
+                    by_horse += (moved == kind::HORSE) as usize;
+                    let mut without_mover = child.clone();
+                    without_mover.board[mv.to as usize] = 0;
+                    let occupied = without_mover.all_occupied() & !(1u128 << mv.to);
+                    if XiangqiPosition::attacked_on(
+                        &without_mover.board,
+                        occupied,
+                        king,
+                        p.side_to_move(),
+                    ) {
+                        discovered += 1;
+                    }
+                }
+            }
+        }
+        assert!(moves_checked > 50_000, "{moves_checked} moves");
+        assert!(checks > 1_000, "{checks} checks");
+        assert!(by_horse > 5, "{by_horse} checks by a horse");
+        assert!(discovered > 10, "{discovered} discovered checks");
     }
 
     #[test]
